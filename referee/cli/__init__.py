@@ -1,0 +1,1 @@
+"""The `referee` command: a thin layer that parses arguments and calls the package."""

@@ -1,0 +1,192 @@
+"""Live frame sources: a camera (index or device path) and a network stream (RTSP, HTTP MJPEG).
+
+Live frames are stamped with the monotonic clock when they arrive. `KeepUp` wraps a live source so
+that a slow referee skips frames (and says so) rather than falling ever further behind the table.
+"""
+
+from __future__ import annotations
+
+import sys
+import threading
+import time
+from typing import Callable, Iterator
+
+import cv2
+import numpy as np
+
+from referee.capture.frames import Frame, Notice
+from referee.capture.gaps import GapDetector
+from referee.capture.mjpeg import read_mjpeg_jpegs
+from referee.errors import VideoError
+
+
+def _stderr_warn(message: str) -> None:
+    print(f"warning: {message}", file=sys.stderr)
+
+
+class _ClockedSource:
+    """Shared loop: stamp each picture with the monotonic clock, number it, check for gaps."""
+
+    fps: float
+    notices: list[Notice]
+    description: str
+
+    def _pictures(self) -> Iterator[np.ndarray]:
+        raise NotImplementedError
+
+    def frames(self) -> Iterator[Frame]:
+        gaps = GapDetector(self.fps)
+        start: float | None = None
+        index = -1
+        t = 0.0
+        for image in self._pictures():
+            now = time.monotonic()
+            if start is None:
+                start = now
+            t = now - start
+            index += 1
+            notice = gaps.check(index, t)
+            if notice is not None:
+                self.notices.append(notice)
+            yield Frame(index, t, image)
+        self.notices.append(Notice("ended", t, max(index, 0), f"{self.description} stopped sending pictures "
+                                   f"after frame {index} (t={t:.2f}s)"))
+
+
+class OpenCvLiveSource(_ClockedSource):
+    """A camera index (`0`), a device path (`/dev/video2`) or a stream URL opened by OpenCV."""
+
+    def __init__(self, spec: str | int, *, fps: float | None = None) -> None:
+        self.description = f"camera {spec}"
+        if isinstance(spec, str) and spec.isdigit():
+            spec = int(spec)
+        backend = cv2.CAP_FFMPEG if isinstance(spec, str) and "://" in spec else cv2.CAP_ANY
+        self._capture = cv2.VideoCapture(spec, backend)
+        if not self._capture.isOpened():
+            raise VideoError(f"cannot open camera {spec}: no such camera or stream; "
+                             "give a camera index (0), a device path (/dev/video0) or an rtsp:// / http:// URL")
+        reported = self._capture.get(cv2.CAP_PROP_FPS)
+        self.fps = float(fps or (reported if reported and 1 <= reported <= 240 else 30.0))
+        self.notices: list[Notice] = []
+
+    def _pictures(self) -> Iterator[np.ndarray]:
+        while True:
+            try:
+                ok, image = self._capture.read()
+            except cv2.error:
+                ok, image = False, None
+            if not ok or image is None:
+                return
+            yield image
+
+    def close(self) -> None:
+        self._capture.release()
+
+
+class MjpegHttpSource(_ClockedSource):
+    """HTTP MJPEG read by the pure-Python reader (the fallback when OpenCV cannot open the URL)."""
+
+    def __init__(self, url: str, *, fps: float = 30.0, timeout: float = 5.0) -> None:
+        self.description = f"stream {url}"
+        self.url = url
+        self.fps = float(fps)
+        self.notices: list[Notice] = []
+        self._jpegs = read_mjpeg_jpegs(url, timeout=timeout)
+        try:
+            self._first = next(self._jpegs)
+        except StopIteration:
+            raise VideoError(f"stream {url} closed before sending a picture; check the camera is streaming") from None
+
+    def _pictures(self) -> Iterator[np.ndarray]:
+        pending = [self._first]
+        for jpeg in _chain(pending, self._jpegs):
+            image = cv2.imdecode(np.frombuffer(jpeg, np.uint8), cv2.IMREAD_COLOR)
+            if image is not None:
+                yield image
+
+    def close(self) -> None:
+        self._jpegs.close()
+
+
+def _chain(first: list[bytes], rest: Iterator[bytes]) -> Iterator[bytes]:
+    yield from first
+    yield from rest
+
+
+def open_live_source(spec: str, *, fps: float | None = None, prefer_opencv: bool = True):
+    """Opens `--camera SPEC`: an index, a device path, or a URL (RTSP via OpenCV; HTTP via OpenCV, else
+    the pure-Python MJPEG reader)."""
+    spec = str(spec)
+    if spec.lower().startswith(("http://", "https://")):
+        if prefer_opencv:
+            try:
+                return OpenCvLiveSource(spec, fps=fps)
+            except VideoError:
+                pass
+        return MjpegHttpSource(spec, fps=fps or 30.0)
+    return OpenCvLiveSource(spec, fps=fps)
+
+
+class KeepUp:
+    """Reads a live source on its own thread and hands the referee only the newest frame.
+
+    When the referee is slower than the camera, the frames it had no time for are skipped and
+    reported as a `skipped` notice (one per run of skips), so the referee stays on the table's
+    present rather than drifting seconds behind it.
+    """
+
+    def __init__(self, source, *, warn: Callable[[str], None] | None = None) -> None:
+        self.source = source
+        self.fps = source.fps
+        self.notices: list[Notice] = source.notices
+        self.skipped_total = 0
+        self._warn = warn or _stderr_warn
+        self._latest: Frame | None = None
+        self._done = False
+        self._stop = False
+        self._error: BaseException | None = None
+        self._ready = threading.Condition()
+        self._thread = threading.Thread(target=self._pump, name="frame-reader", daemon=True)
+
+    def _pump(self) -> None:
+        try:
+            for frame in self.source.frames():
+                with self._ready:
+                    self._latest = frame
+                    self._ready.notify()
+                if self._stop:
+                    break
+        except BaseException as error:  # handed to the consumer thread
+            self._error = error
+        finally:
+            with self._ready:
+                self._done = True
+                self._ready.notify()
+
+    def frames(self) -> Iterator[Frame]:
+        self._thread.start()
+        last_index = -1
+        while True:
+            with self._ready:
+                while self._latest is None and not self._done:
+                    self._ready.wait(0.5)
+                frame, self._latest = self._latest, None
+                done = self._done
+            if frame is None:
+                if done:
+                    break
+                continue
+            skipped = frame.index - last_index - 1
+            if last_index >= 0 and skipped > 0:
+                self.skipped_total += skipped
+                message = f"skipped {skipped} frame(s) before frame {frame.index} to keep up with the camera"
+                self.notices.append(Notice("skipped", frame.t, frame.index, message, skipped))
+            last_index = frame.index
+            yield frame
+        if self._error is not None:
+            raise self._error
+
+    def close(self) -> None:
+        self._stop = True
+        self.source.close()
+        self._thread.join(timeout=2.0)

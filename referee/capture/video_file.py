@@ -1,0 +1,94 @@
+"""Frames from a recorded video file, with the container's own timestamps."""
+
+from __future__ import annotations
+
+import json
+import pathlib
+import sys
+from typing import Iterator
+
+import cv2
+
+from referee.capture.frames import Frame, Notice
+from referee.capture.gaps import GapDetector
+from referee.errors import VideoError
+
+
+def sidecar_path(video: pathlib.Path) -> pathlib.Path:
+    """Where `--record` keeps a recording's true capture times: `game.mp4` -> `game.timestamps.jsonl`."""
+    return video.with_name(video.stem + ".timestamps.jsonl")
+
+
+def read_sidecar(path: pathlib.Path) -> list[float] | None:
+    """Capture times written by the recorder, one `{"frame": i, "t": s}` per line; None if absent."""
+    if not path.exists():
+        return None
+    times: list[float] = []
+    for line in path.read_text(encoding="utf-8").splitlines():
+        try:
+            times.append(float(json.loads(line)["t"]))
+        except (ValueError, KeyError, TypeError):
+            break  # a half-written last line from a crash: keep what came before
+    return times
+
+
+class VideoFileSource:
+    """Reads a video file to its end. A truncated or corrupt tail ends the footage with one warning.
+
+    Timestamps come from the recorder's sidecar file when there is one (true capture times of a
+    live recording), otherwise from the container (CAP_PROP_POS_MSEC of each decoded frame).
+    """
+
+    def __init__(self, path: str | pathlib.Path, *, warn=None) -> None:
+        self.path = pathlib.Path(path)
+        if not self.path.is_file():
+            raise VideoError(f"video {self.path} not found: give the path of a recorded game (e.g. video.mp4)")
+        self._capture = cv2.VideoCapture(str(self.path), cv2.CAP_FFMPEG)
+        if not self._capture.isOpened():
+            raise VideoError(f"cannot open video {self.path}: not a video OpenCV/FFmpeg can read "
+                             "(truncated before its header, or not a video at all); re-record or re-export it")
+        fps = self._capture.get(cv2.CAP_PROP_FPS)
+        self.fps = float(fps) if fps and 1.0 <= fps <= 1000.0 else 30.0
+        self.frame_count = int(self._capture.get(cv2.CAP_PROP_FRAME_COUNT) or 0)
+        self.width = int(self._capture.get(cv2.CAP_PROP_FRAME_WIDTH))
+        self.height = int(self._capture.get(cv2.CAP_PROP_FRAME_HEIGHT))
+        self.sidecar = read_sidecar(sidecar_path(self.path))
+        self.notices: list[Notice] = []
+        self._warn = warn if warn is not None else (lambda message: print(f"warning: {message}", file=sys.stderr))
+
+    def frames(self) -> Iterator[Frame]:
+        gaps = GapDetector(self.fps)
+        index = 0
+        last_t = 0.0
+        first_ms: float | None = None
+        while True:
+            try:
+                ok, image = self._capture.read()
+            except cv2.error:
+                ok, image = False, None
+            if not ok or image is None:
+                break
+            if self.sidecar is not None and index < len(self.sidecar):
+                t = self.sidecar[index] - self.sidecar[0]
+            else:
+                position_ms = self._capture.get(cv2.CAP_PROP_POS_MSEC)
+                if first_ms is None:
+                    first_ms = position_ms
+                t = (position_ms - first_ms) / 1000.0
+                if index and t <= last_t:  # a container without usable times: fall back to the nominal rate
+                    t = index / self.fps
+            notice = gaps.check(index, t)
+            if notice is not None:
+                self.notices.append(notice)
+            last_t = t
+            yield Frame(index, t, image)
+            index += 1
+        self._capture.release()
+        if self.frame_count and index < self.frame_count - 1:
+            message = (f"{self.path.name} ended after {index} of {self.frame_count} frames "
+                       f"(t={last_t:.2f}s): the file is truncated or damaged; refereed what was readable")
+            self.notices.append(Notice("truncated", last_t, max(index - 1, 0), message, self.frame_count - index))
+            self._warn(message)
+
+    def close(self) -> None:
+        self._capture.release()

@@ -1,0 +1,176 @@
+import json
+import time
+
+import cv2
+import numpy as np
+import pytest
+
+from referee.capture import (
+    Frame, FrameSource, GapDetector, KeepUp, MjpegHttpSource, MjpegParser, Recorder, VideoFileSource,
+    open_live_source, open_source, sidecar_path,
+)
+from referee.errors import VideoError
+from tests.capture.streaming import numbered_images, serve_mjpeg
+
+
+def write_video(path, images, fps, fourcc="mp4v"):
+    height, width = images[0].shape[:2]
+    writer = cv2.VideoWriter(str(path), cv2.VideoWriter_fourcc(*fourcc), fps, (width, height))
+    assert writer.isOpened()
+    for image in images:
+        writer.write(image)
+    writer.release()
+    return path
+
+
+@pytest.mark.parametrize("fps", [30, 60, 25])
+def test_video_file_gives_every_frame_with_container_times(tmp_path, fps):
+    path = write_video(tmp_path / "clip.mp4", numbered_images(24), fps)
+    source = VideoFileSource(path)
+    assert isinstance(source, FrameSource)
+    assert source.fps == pytest.approx(fps)
+    frames = list(source.frames())
+    assert [frame.index for frame in frames] == list(range(24))
+    assert [frame.t for frame in frames] == pytest.approx([i / fps for i in range(24)], abs=1e-3)
+    brightness = [int(round((frame.image.mean() - 20) / 7)) for frame in frames]
+    assert brightness == list(range(24))
+    assert source.notices == []
+
+
+def test_truncated_avi_ends_cleanly_with_one_warning(tmp_path):
+    path = write_video(tmp_path / "clip.avi", [np.random.default_rng(i).integers(0, 255, (120, 160, 3), np.uint8)
+                                               for i in range(40)], 30, "MJPG")
+    data = path.read_bytes()
+    path.write_bytes(data[: len(data) // 2])
+    warnings = []
+    source = VideoFileSource(path, warn=warnings.append)
+    frames = list(source.frames())
+    assert 5 < len(frames) < 40
+    assert len(warnings) == 1 and "truncated" in warnings[0]
+    assert [notice.kind for notice in source.notices] == ["truncated"]
+
+
+@pytest.mark.parametrize("content, expected", [
+    (None, "not found"),
+    (b"", "cannot open"),
+    (b"this is not a video at all" * 100, "cannot open"),
+])
+def test_unreadable_video_is_a_clear_error(tmp_path, content, expected):
+    path = tmp_path / "game.mp4"
+    if content is not None:
+        path.write_bytes(content)
+    with pytest.raises(VideoError, match=expected):
+        open_source(path)
+
+
+def test_mp4_cut_before_its_index_is_a_clear_error(tmp_path):
+    path = write_video(tmp_path / "clip.mp4", numbered_images(30), 30)
+    path.write_bytes(path.read_bytes()[:-200])  # OpenCV's mp4 writer puts the index (moov) at the end
+    try:
+        frames = list(VideoFileSource(path, warn=lambda message: None).frames())
+    except VideoError as error:
+        assert "cannot open" in str(error)
+    else:
+        assert len(frames) <= 30
+
+
+@pytest.mark.parametrize("times, expected", [
+    ([0, 1 / 30, 2 / 30, 3 / 30], []),
+    ([0, 1 / 30, 3 / 30, 4 / 30], [("dropped", 1, 1)]),
+    ([0, 1 / 30, 1 / 30 + 0.049, 1 / 30 + 0.149], [("dropped", 2, 2)]),  # 49 ms < 1.5 periods; then 2 missing
+    ([0, 1 / 30, 1.0], [("stall", 1, 28)]),
+])
+def test_gap_detector_reports_drops_and_stalls(times, expected):
+    detector = GapDetector(30)
+    found = [detector.check(index, t) for index, t in enumerate(times)]
+    assert [(n.kind, n.frame, n.missing) for n in found if n is not None] == expected
+
+
+def test_mjpeg_parser_splits_chunked_stream():
+    jpegs = [cv2.imencode(".jpg", image)[1].tobytes() for image in numbered_images(5)]
+    stream = b"".join(b"--x\r\nContent-Type: image/jpeg\r\n\r\n" + jpeg + b"\r\n" for jpeg in jpegs)
+    parser = MjpegParser()
+    got = []
+    for start in range(0, len(stream), 97):  # odd chunk size: markers straddle chunks
+        got += parser.feed(stream[start:start + 97])
+    assert got == jpegs
+
+
+@pytest.mark.parametrize("prefer_opencv", [True, False])
+def test_mjpeg_stream_over_loopback_in_real_time(prefer_opencv):
+    images = numbered_images(30)
+    jpegs = [cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, 95])[1].tobytes() for image in images]
+    with serve_mjpeg(jpegs, fps=30) as url:
+        source = open_live_source(url, fps=30, prefer_opencv=prefer_opencv)
+        started = time.monotonic()
+        frames = list(source.frames())
+        elapsed = time.monotonic() - started
+        source.close()
+    assert len(frames) >= 28  # OpenCV may keep the very last part buffered
+    brightness = [int(round((frame.image.mean() - 20) / 7)) for frame in frames]
+    assert brightness == list(range(len(frames)))
+    assert elapsed > 0.7  # served at real-time pace, not all at once
+    assert frames[-1].t == pytest.approx(elapsed, abs=0.4)
+    assert "ended" in [notice.kind for notice in source.notices]
+
+
+def test_stream_that_stalls_and_drops_is_reported_not_merged():
+    jpegs = [cv2.imencode(".jpg", image)[1].tobytes() for image in numbered_images(30)]
+    with serve_mjpeg(jpegs, fps=30, stall=(10, 0.6), drop_after=20) as url:
+        source = MjpegHttpSource(url, fps=30)
+        frames = list(source.frames())
+    assert len(frames) == 20
+    kinds = [notice.kind for notice in source.notices]
+    assert "stall" in kinds and kinds[-1] == "ended"
+    stall = next(notice for notice in source.notices if notice.kind == "stall")
+    assert stall.frame == 9
+
+
+def test_unreachable_stream_is_a_clear_error():
+    with pytest.raises(VideoError, match="cannot open"):
+        open_live_source("http://127.0.0.1:9/none.mjpg", prefer_opencv=False)
+
+
+def test_missing_camera_is_a_clear_error():
+    with pytest.raises(VideoError, match="cannot open camera"):
+        open_live_source("/dev/video-does-not-exist")
+
+
+class SlowSource:
+    fps = 100.0
+
+    def __init__(self):
+        self.notices = []
+
+    def frames(self):
+        for index in range(60):
+            time.sleep(0.01)
+            yield Frame(index, index / 100, np.zeros((4, 4, 3), np.uint8))
+
+    def close(self):
+        pass
+
+
+def test_keep_up_skips_frames_when_the_referee_is_slow_and_says_so():
+    source = KeepUp(SlowSource(), warn=lambda message: None)
+    seen = []
+    for frame in source.frames():
+        seen.append(frame.index)
+        time.sleep(0.035)
+    assert seen == sorted(seen) and len(seen) < 40
+    assert source.skipped_total == sum(n.missing for n in source.notices if n.kind == "skipped") > 0
+    assert len(seen) + source.skipped_total == 60
+
+
+def test_recorder_keeps_video_and_true_times_and_replay_uses_them(tmp_path):
+    path = tmp_path / "live.avi"
+    times = [0.0, 0.033, 0.066, 0.2, 0.233]  # a drop after the third frame
+    with Recorder(path, fps=30) as recorder:
+        for index, (t, image) in enumerate(zip(times, numbered_images(5))):
+            recorder.write(Frame(index, t, image))
+    lines = [json.loads(line) for line in sidecar_path(path).read_text().splitlines()]
+    assert [line["t"] for line in lines] == times
+    source = VideoFileSource(path)
+    frames = list(source.frames())
+    assert [frame.t for frame in frames] == pytest.approx(times)
+    assert [(n.kind, n.frame) for n in source.notices] == [("dropped", 2)]

@@ -25,6 +25,8 @@ class EventType(str, Enum):
     # Additions to INTERFACE.md (allowed: "add to it freely").
     ROUND_START = "round_start"
     NOTICE = "notice"
+    #: the moment a round-end condition is met on the table (before the slaps settle `round_end`)
+    ROUND_OVER = "round_over"
 
 
 #: Keys each type must carry besides type, t and frame.
@@ -39,6 +41,7 @@ REQUIRED_KEYS: dict[EventType, tuple[str, ...]] = {
     EventType.GAME_END: ("winner",),
     EventType.ROUND_START: (),
     EventType.NOTICE: ("message",),
+    EventType.ROUND_OVER: ("reason",),
 }
 
 

@@ -1,0 +1,90 @@
+"""How the rules engine reads RULES.md: timing windows and the [reading] switches.
+
+Every switch documents what it does and what the other value means. Defaults are the readings
+RULES.md marks with **[reading]** plus the ones this engine had to choose (marked [engine reading]).
+"""
+
+from __future__ import annotations
+
+import difflib
+from dataclasses import dataclass, fields
+from typing import Any, Literal, Mapping
+
+from referee.errors import ConfigError
+
+WinRule = Literal["standard", "scoring"]
+
+
+@dataclass(frozen=True, kw_only=True)
+class RulesConfig:
+    #: "standard": RULES.md 'Winning (standard)'; "scoring": one point per card still held at each
+    #: round end, the game ends when someone reaches `target_points`, the lowest total wins.
+    win_rule: WinRule = "standard"
+    #: Points that end a game under the scoring variant.
+    target_points: int = 100
+    #: Two cards (or slapping hands) by different players reaching one pile within this many ms are
+    #: reported with a `touch_order` event. Raising it reports more, looser pairs.
+    touch_window_ms: float = 500.0
+    #: Below this gap a touch order is marked `too_close` (the camera cannot resolve it; `first` is then
+    #: the best guess). About one frame: 34 ms at 30 fps, 17 ms at 60 fps.
+    touch_too_close_ms: float = 34.0
+    #: [reading] RULES.md 'Play': when two cards reach one pile within the touch window, the later card
+    #: is judged against "new_top" (the card that touched first) or "old_top" (the top both aimed at).
+    later_card_judged_against: Literal["new_top", "old_top"] = "new_top"
+    #: [reading] RULES.md 're-spit': True = a player with no spit cards left does not spit and the other
+    #: spits alone; False = in a two-pile round, a stall with one player out of spit cards ends the round.
+    lone_respit: bool = True
+    #: [engine reading] An illegal card "stays" on the pile as its new top (a real referee calls it and
+    #: play goes on; only a take-back would lift it, itself a violation), or is "returned" to its stock.
+    illegal_card: Literal["stays", "returned"] = "stays"
+    #: [engine reading] True = a stall is declared only once both stock rows are settled (every stock top
+    #: face up, no empty slot a player could fill from a pile of two or more): players turn those up
+    #: before they would say "spit". False = as soon as no visible stock top fits a spit pile.
+    stall_waits_for_stock_moves: bool = True
+    #: [engine reading] A one-pile round that ends with no play and no spit cards: who takes pile 0.
+    #: "more_stock" = the player with more stock cards left (the spitter on a tie); "spitter" = the player
+    #: who had spit cards.
+    one_pile_no_play_taker: Literal["more_stock", "spitter"] = "more_stock"
+    #: [engine reading] A player left with no cards at all after a round (they emptied their stocks in a
+    #: one-pile round with no spit cards left and took nothing) wins the game, under either win rule
+    #: (under "scoring" the lowest total still wins; the player without cards wins a tie).
+    player_without_cards_wins: bool = True
+    #: What the engine does with an observation that contradicts what it knows (a card that cannot be
+    #: where it is said to be, out of time order...): "raise" ObservationError (state unchanged, the
+    #: caller decides), or "notice": return a `notice` event instead and ignore the observation.
+    on_impossible: Literal["raise", "notice"] = "raise"
+
+    def __post_init__(self) -> None:
+        choices = {
+            "win_rule": ("standard", "scoring"),
+            "later_card_judged_against": ("new_top", "old_top"),
+            "illegal_card": ("stays", "returned"),
+            "one_pile_no_play_taker": ("more_stock", "spitter"),
+            "on_impossible": ("raise", "notice"),
+        }
+        for name, allowed in choices.items():
+            if getattr(self, name) not in allowed:
+                raise ConfigError(f"{name} must be one of {', '.join(allowed)}; got {getattr(self, name)!r}")
+        for name in ("lone_respit", "stall_waits_for_stock_moves", "player_without_cards_wins"):
+            if not isinstance(getattr(self, name), bool):
+                raise ConfigError(f"{name} must be true or false; got {getattr(self, name)!r}")
+        if isinstance(self.target_points, bool) or not isinstance(self.target_points, int) or self.target_points < 1:
+            raise ConfigError(f"target_points must be a whole number >= 1; got {self.target_points!r}")
+        if not 0 <= self.touch_too_close_ms <= self.touch_window_ms:
+            raise ConfigError(
+                f"need 0 <= touch_too_close_ms <= touch_window_ms; got {self.touch_too_close_ms} and {self.touch_window_ms}"
+            )
+
+    @classmethod
+    def from_mapping(cls, data: Mapping[str, Any]) -> "RulesConfig":
+        """Builds a config from a parsed file section; unknown keys are refused with a did-you-mean."""
+        known = [item.name for item in fields(cls)]
+        for key in data:
+            if key not in known:
+                close = difflib.get_close_matches(str(key), known, n=1)
+                hint = f" (did you mean {close[0]!r}?)" if close else f"; known keys: {', '.join(known)}"
+                raise ConfigError(f"unknown rules setting {key!r}{hint}")
+        try:
+            return cls(**dict(data))
+        except TypeError as error:
+            raise ConfigError(f"bad rules settings: {error}") from None

@@ -1,0 +1,300 @@
+"""What a camera can see on a Spit table: the input of the rules engine.
+
+Each observation is a small frozen value with `t` (seconds from the first frame, the moment it
+happened on the table, e.g. the instant a card first touched a pile) and an optional keyword
+`frame` (the first frame it was seen in; events the engine rules from it carry that frame).
+Cards may be given as `Card` or as strings (`"10H"`, `"7?"`); a bad value raises
+ObservationError naming the observation. Face-down cards are never named: the camera cannot
+see them, so the engine tracks counts.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field, fields
+from typing import Mapping, Sequence, Union
+
+from referee.errors import CardNotationError, ObservationError
+from referee.rules.cards import Card
+
+PLAYERS = ("A", "B")
+STOCK_SLOTS = 5
+#: index of the place where a (forbidden) sixth stock pile is laid
+SIXTH_SLOT = 5
+
+
+def describe(observation: object) -> str:
+    """A short, readable form for messages: `CardLanded(t=3.2, player='A', pile=0, card=7H)`."""
+    parts = []
+    for item in fields(observation):  # type: ignore[arg-type]
+        value = getattr(observation, item.name)
+        if item.name == "frame" and value is None:
+            continue
+        parts.append(f"{item.name}={value}" if isinstance(value, Card) else f"{item.name}={value!r}")
+    return f"{type(observation).__name__}({', '.join(parts)})".replace("Card('", "'").replace("')", "'")
+
+
+@dataclass(frozen=True)
+class _Observation:
+    t: float
+    frame: int | None = field(default=None, kw_only=True)
+
+    def __post_init__(self) -> None:
+        if isinstance(self.t, bool) or not isinstance(self.t, (int, float)) or not math.isfinite(self.t):
+            self._fail(f"t must be a finite number of seconds, got {self.t!r}")
+        if self.frame is not None and (not isinstance(self.frame, int) or self.frame < 0):
+            self._fail(f"frame must be a frame index >= 0 or None, got {self.frame!r}")
+
+    def _fail(self, problem: str) -> None:
+        raise ObservationError(f"bad observation {type(self).__name__} at t={self.t!r}: {problem}")
+
+    def _check_player(self, name: str = "player", *, optional: bool = False) -> None:
+        value = getattr(self, name)
+        if value is None and optional:
+            return
+        if value not in PLAYERS:
+            self._fail(f"{name} must be 'A' or 'B'{' or None' if optional else ''}, got {value!r}")
+
+    def _check_index(self, name: str, upper: int, *, optional: bool = False) -> None:
+        value = getattr(self, name)
+        if value is None and optional:
+            return
+        if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= upper:
+            self._fail(f"{name} must be an integer 0-{upper}, got {value!r}")
+
+    def _card(self, value: object, name: str = "card", *, optional: bool = False) -> Card | None:
+        if value is None and optional:
+            return None
+        if isinstance(value, Card):
+            return value
+        try:
+            return Card.parse(value)  # type: ignore[arg-type]
+        except CardNotationError as error:
+            self._fail(f"{name}: {error}")
+        raise AssertionError("unreachable")
+
+    def _set(self, name: str, value: object) -> None:
+        object.__setattr__(self, name, value)
+
+
+def _tops_per_player(obs: _Observation, tops: object, name: str) -> dict[str, tuple[Card | None, ...]]:
+    if not isinstance(tops, Mapping) or set(tops) != set(PLAYERS):
+        obs._fail(f"{name} must map 'A' and 'B' to five cards or None, got {tops!r}")
+    result = {}
+    for player in PLAYERS:
+        row = tops[player]  # type: ignore[index]
+        if isinstance(row, (str, bytes)) or not isinstance(row, Sequence) or len(row) != STOCK_SLOTS:
+            obs._fail(f"{name}[{player!r}] must list 5 stock tops (card or None), got {row!r}")
+        result[player] = tuple(obs._card(card, f"{name}[{player!r}]", optional=True) for card in row)
+    return result
+
+
+def _counts_per_player(obs: _Observation, counts: object, name: str, length: int | None) -> dict:
+    if not isinstance(counts, Mapping) or set(counts) != set(PLAYERS):
+        obs._fail(f"{name} must map 'A' and 'B' to counts, got {counts!r}")
+    result = {}
+    for player in PLAYERS:
+        value = counts[player]  # type: ignore[index]
+        values = [value] if length is None else value
+        if length is not None and (not isinstance(value, Sequence) or len(value) != length):
+            obs._fail(f"{name}[{player!r}] must list {length} counts, got {value!r}")
+        if any(isinstance(v, bool) or not isinstance(v, int) or v < 0 for v in values):
+            obs._fail(f"{name}[{player!r}] must be whole numbers >= 0, got {value!r}")
+        result[player] = value if length is None else tuple(value)
+    return result
+
+
+@dataclass(frozen=True)
+class RoundLaidOut(_Observation):
+    """A new round's layout, before the opening spit: the face-up top of each stock pile
+    (None = empty slot). Counts are optional: the camera cannot count face-down cards, so by
+    default the engine derives them from each player's cards and the deal of RULES.md."""
+
+    stock_tops: Mapping[str, Sequence[Card | str | None]]
+    stock_counts: Mapping[str, Sequence[int]] | None = None
+    spit_counts: Mapping[str, int] | None = None
+
+    def __post_init__(self) -> None:
+        super().__post_init__()
+        self._set("stock_tops", _tops_per_player(self, self.stock_tops, "stock_tops"))
+        if self.stock_counts is not None:
+            self._set("stock_counts", _counts_per_player(self, self.stock_counts, "stock_counts", STOCK_SLOTS))
+        if self.spit_counts is not None:
+            self._set("spit_counts", _counts_per_player(self, self.spit_counts, "spit_counts", None))
+
+
+@dataclass(frozen=True)
+class LayoutSeen(_Observation):
+    """The table as first seen in a clip that starts mid-round: stock tops (None = empty slot, or
+    a face-down top where its count is above 0), stock and spit counts (best estimates), the
+    spit piles' top cards (None = pile not in use) and, optionally, how many cards each holds."""
+
+    stock_tops: Mapping[str, Sequence[Card | str | None]]
+    stock_counts: Mapping[str, Sequence[int]]
+    spit_counts: Mapping[str, int]
+    pile_tops: Sequence[Card | str | None]
+    pile_counts: Sequence[int] | None = None
+    round_number: int = 1
+    scores: Mapping[str, int] | None = None
+
+    def __post_init__(self) -> None:
+        super().__post_init__()
+        self._set("stock_tops", _tops_per_player(self, self.stock_tops, "stock_tops"))
+        self._set("stock_counts", _counts_per_player(self, self.stock_counts, "stock_counts", STOCK_SLOTS))
+        self._set("spit_counts", _counts_per_player(self, self.spit_counts, "spit_counts", None))
+        if isinstance(self.pile_tops, (str, bytes)) or not isinstance(self.pile_tops, Sequence) or len(self.pile_tops) != 2:
+            self._fail(f"pile_tops must list 2 cards or None, got {self.pile_tops!r}")
+        self._set("pile_tops", tuple(self._card(card, "pile_tops", optional=True) for card in self.pile_tops))
+        if self.pile_tops[0] is None:
+            self._fail("pile_tops[0] is None: pile 0 is always in use once play has begun")
+        if self.pile_counts is not None:
+            counts = tuple(self.pile_counts)
+            if len(counts) != 2 or any(not isinstance(c, int) or c < 0 for c in counts):
+                self._fail(f"pile_counts must be two whole numbers, got {self.pile_counts!r}")
+            self._set("pile_counts", counts)
+        if self.scores is not None:
+            self._set("scores", _counts_per_player(self, self.scores, "scores", None))
+        for player in PLAYERS:
+            for slot, (top, count) in enumerate(zip(self.stock_tops[player], self.stock_counts[player])):
+                if top is not None and count == 0:
+                    self._fail(f"stock {player}{slot} shows {top} but its count is 0")
+
+
+@dataclass(frozen=True)
+class SpitTurned(_Observation):
+    """A spit card turned face up onto a spit pile (the opening spit or a re-spit)."""
+
+    player: str
+    pile: int
+    card: Card | str
+
+    def __post_init__(self) -> None:
+        super().__post_init__()
+        self._check_player()
+        self._check_index("pile", 1)
+        self._set("card", self._card(self.card))
+
+
+@dataclass(frozen=True)
+class CardLanded(_Observation):
+    """A card first touched a spit pile at `t`. `player` None = the carrying hand was not seen
+    (the engine finds whose stock top it was); `stock` None = which stock pile it left was not seen."""
+
+    player: str | None
+    pile: int
+    card: Card | str
+    stock: int | None = None
+
+    def __post_init__(self) -> None:
+        super().__post_init__()
+        self._check_player(optional=True)
+        self._check_index("pile", 1)
+        self._check_index("stock", SIXTH_SLOT, optional=True)
+        self._set("card", self._card(self.card))
+
+
+@dataclass(frozen=True)
+class StockTurnedUp(_Observation):
+    """The face-down top card of a stock pile was turned face up in place."""
+
+    player: str
+    stock: int
+    card: Card | str
+
+    def __post_init__(self) -> None:
+        super().__post_init__()
+        self._check_player()
+        self._check_index("stock", SIXTH_SLOT)
+        self._set("card", self._card(self.card))
+
+
+@dataclass(frozen=True)
+class StockMoved(_Observation):
+    """A face-up stock card moved to another stock slot (normally an empty one; slot 5 = a sixth pile)."""
+
+    player: str
+    from_stock: int
+    to_stock: int
+    card: Card | str
+
+    def __post_init__(self) -> None:
+        super().__post_init__()
+        self._check_player()
+        self._check_index("from_stock", SIXTH_SLOT)
+        self._check_index("to_stock", SIXTH_SLOT)
+        if self.from_stock == self.to_stock:
+            self._fail(f"from_stock and to_stock are both {self.from_stock}")
+        self._set("card", self._card(self.card))
+
+
+@dataclass(frozen=True)
+class CardTakenBack(_Observation):
+    """A played card was lifted back off a spit pile (at `t`, the moment it left the pile).
+    `to_stock`: where it was put down (None = back where it came from)."""
+
+    player: str | None
+    pile: int
+    card: Card | str
+    to_stock: int | None = None
+
+    def __post_init__(self) -> None:
+        super().__post_init__()
+        self._check_player(optional=True)
+        self._check_index("pile", 1)
+        self._check_index("to_stock", SIXTH_SLOT, optional=True)
+        self._set("card", self._card(self.card))
+
+
+@dataclass(frozen=True)
+class Slap(_Observation):
+    """A flat hand first touched a spit pile at `t`."""
+
+    player: str
+    pile: int
+
+    def __post_init__(self) -> None:
+        super().__post_init__()
+        self._check_player()
+        self._check_index("pile", 1)
+
+
+@dataclass(frozen=True)
+class _PlayerOnly(_Observation):
+    player: str
+
+    def __post_init__(self) -> None:
+        super().__post_init__()
+        self._check_player()
+
+
+@dataclass(frozen=True)
+class SixthStock(_PlayerOnly):
+    """A player has laid out a sixth stock pile (seen as a pile, its move not followed)."""
+
+
+@dataclass(frozen=True)
+class TwoCardsMoved(_PlayerOnly):
+    """One hand moved two cards at once."""
+
+
+@dataclass(frozen=True)
+class TwoHandsUsed(_PlayerOnly):
+    """A player used their second hand."""
+
+
+@dataclass(frozen=True)
+class GameStopped(_Observation):
+    """The players stopped the game (time limit, or they agreed): decide it on the cards held."""
+
+
+Observation = Union[
+    RoundLaidOut, LayoutSeen, SpitTurned, CardLanded, StockTurnedUp, StockMoved, CardTakenBack,
+    Slap, SixthStock, TwoCardsMoved, TwoHandsUsed, GameStopped,
+]
+OBSERVATION_TYPES: tuple[type, ...] = Observation.__args__  # type: ignore[attr-defined]
+
+__all__ = [
+    "Observation", "OBSERVATION_TYPES", "RoundLaidOut", "LayoutSeen", "SpitTurned", "CardLanded",
+    "StockTurnedUp", "StockMoved", "CardTakenBack", "Slap", "SixthStock", "TwoCardsMoved", "TwoHandsUsed",
+    "GameStopped", "describe", "PLAYERS", "STOCK_SLOTS", "SIXTH_SLOT",
+]

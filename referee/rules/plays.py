@@ -1,0 +1,232 @@
+"""The rules of play inside a round: spits, plays, stock moves, take-backs and the stall.
+
+A mixin of RulesEngine (engine.py), kept apart so each module has one job. Every handler checks
+everything before it changes anything, so an ObservationError leaves the state as it was.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from referee.errors import ObservationError
+from referee.rules.cards import Card, can_play_on
+from referee.rules.events import Event, EventType
+from referee.rules.observations import CardLanded, CardTakenBack, SpitTurned, StockMoved, StockTurnedUp, describe
+from referee.rules.state import PLAYERS, GamePhase, Landing, Stock, any_play, same_card
+
+if TYPE_CHECKING:
+    from referee.rules.engine import RulesEngine
+
+_IN_ROUND = (GamePhase.LAID_OUT, GamePhase.PLAYING, GamePhase.STALLED)
+
+
+class PlayRules:
+    """Handlers for what happens on the table during a round (see RulesEngine)."""
+
+    # ---- spits ------------------------------------------------------------------------------------
+
+    def _spit(self: "RulesEngine", obs: SpitTurned) -> list[Event]:
+        if self._phase not in _IN_ROUND:
+            raise ObservationError(f"{describe(obs)}: no round is being played ({self._phase.value}), so no spit is due")
+        table = self._players[obs.player]
+        if table.spit_count == 0:
+            raise ObservationError(
+                f"{describe(obs)}: {obs.player} has no spit cards left by the engine's count; a spit cannot come from them"
+            )
+        self._refuse_seen(obs, obs.card)
+        events: list[Event] = []
+        if obs.pile >= self._in_use:
+            # [engine reading] a card put on a pile that is not in use goes back: called, not counted
+            events.append(self._event(EventType.VIOLATION, obs, player=obs.player, kind="pile_not_in_use"))
+            return events + [self._event(EventType.SPIT, obs, player=obs.player, pile=obs.pile, card=obs.card)]
+        if obs.player not in self._spits_due:
+            events.append(self._event(EventType.VIOLATION, obs, player=obs.player, kind="spit_without_stall"))
+        table.spit_count -= 1
+        pile = self._piles[obs.pile]
+        pile.push(obs.card, ("spit", obs.player, None))
+        pile.last_landing = None
+        if obs.card.suit:
+            self._seen.add(obs.card)
+        events.append(self._event(EventType.SPIT, obs, player=obs.player, pile=obs.pile, card=obs.card))
+        self._spits_due.discard(obs.player)
+        if self._phase is not GamePhase.PLAYING and not self._spits_due:
+            self._phase = GamePhase.PLAYING
+        return events + self._check_stall(obs)
+
+    # ---- plays ------------------------------------------------------------------------------------
+
+    def _card_landed(self: "RulesEngine", obs: CardLanded) -> list[Event]:
+        if self._phase is GamePhase.WAITING_FOR_LAYOUT:
+            raise ObservationError(f"{describe(obs)}: no layout has been seen, so no stock card is known to play")
+        player, slot, card, note = self._find_stock_card(obs)
+        pile = self._piles[obs.pile]
+        top = pile.top if obs.pile < self._in_use else None
+        events: list[Event] = [] if note is None else [self._event(EventType.NOTICE, obs, message=note)]
+        if obs.pile >= self._in_use or self._phase is GamePhase.ROUND_OVER:
+            kind = "pile_not_in_use" if obs.pile >= self._in_use else "play_after_round_end"
+            events.append(self._event(EventType.VIOLATION, obs, player=player, kind=kind))
+            return events + [self._play_event(obs, player, card, top, False)]  # the card goes back: state unchanged
+        last = pile.last_landing
+        judged_on = top
+        if last is not None and last.player not in (None, player):
+            gap_ms = (obs.t - last.t) * 1000.0
+            if gap_ms <= self.config.touch_window_ms:
+                events.append(self._touch_order(obs, obs.pile, last.player, gap_ms))
+                if self.config.later_card_judged_against == "old_top":
+                    judged_on = last.previous_top
+        legal = judged_on is not None and can_play_on(card, judged_on)
+        events.append(self._play_event(obs, player, card, top, legal))
+        if not legal and self.config.illegal_card == "returned":
+            return events
+        stock = self._players[player].stocks[slot]
+        stock.count = max(0, stock.count - 1)
+        stock.top = None
+        pile.push(card, ("stock", player, slot))
+        pile.last_landing = Landing(obs.t, player, top)
+        if card.suit:
+            self._seen.add(card)
+        if self._players[player].stock_count == 0:
+            return events + self._round_over(obs, "stock_out", player)
+        return events + self._check_stall(obs)
+
+    def _play_event(self: "RulesEngine", obs: Any, player: str, card: Card, top: Card | None, legal: bool) -> Event:
+        return self._event(EventType.PLAY, obs, player=player, pile=obs.pile, card=card, on=top, legal=legal)
+
+    def _find_stock_card(self: "RulesEngine", obs: CardLanded) -> tuple[str, int, Card, str | None]:
+        """Whose stock top the landed card was, and which slot. A card from a pile whose top the engine
+        still thinks face down means the turn-up was missed: accepted with a notice."""
+        players = [obs.player] if obs.player else list(PLAYERS)
+        found = []
+        for player in players:
+            for slot, stock in enumerate(self._players[player].stocks):
+                if obs.stock not in (None, slot) or stock.top is None or not same_card(stock.top, obs.card):
+                    continue
+                found.append((stock.top.suit != obs.card.suit, player, slot, stock.top))
+        if found:
+            if len({player for _, player, _, _ in found}) > 1:
+                raise ObservationError(
+                    f"{describe(obs)}: both players show a {obs.card} on their stocks; say which player played it"
+                )
+            _, player, slot, seen = min(found)
+            return player, slot, obs.card if obs.card.suit else seen, None
+        if obs.player and obs.stock is not None and obs.stock < len(self._players[obs.player].stocks):
+            stock = self._players[obs.player].stocks[obs.stock]
+            if stock.face_down_top:
+                self._refuse_seen(obs, obs.card)
+                note = f"turn-up of stock {obs.player}{obs.stock} not seen; {obs.card} came from it"
+                return obs.player, obs.stock, obs.card, note
+        whose = obs.player or "either player"
+        shown = {p: [str(c) for c in self._players[p].visible_tops()] for p in players}
+        raise ObservationError(
+            f"{describe(obs)}: {obs.card} is not a face-up stock top of {whose} (tops: {shown}); "
+            "it cannot have been played from there"
+        )
+
+    # ---- stock piles ------------------------------------------------------------------------------
+
+    def _stock_turned_up(self: "RulesEngine", obs: StockTurnedUp) -> list[Event]:
+        stock = self._stock_at(obs, obs.player, obs.stock)
+        if stock.top is not None:
+            raise ObservationError(
+                f"{describe(obs)}: stock {obs.player}{obs.stock} already shows {stock.top} face up; only a face-down top can be turned up"
+            )
+        self._refuse_seen(obs, obs.card)
+        events = []
+        if stock.count == 0:
+            events.append(self._event(EventType.NOTICE, obs, message=f"stock {obs.player}{obs.stock} was counted empty; now 1 card"))
+            stock.count = 1
+        stock.top = obs.card
+        if obs.card.suit:
+            self._seen.add(obs.card)
+        return events + self._check_stall(obs)
+
+    def _stock_moved(self: "RulesEngine", obs: StockMoved) -> list[Event]:
+        table = self._players[obs.player]
+        source = self._stock_at(obs, obs.player, obs.from_stock)
+        if source.top is None or not same_card(source.top, obs.card):
+            raise ObservationError(
+                f"{describe(obs)}: stock {obs.player}{obs.from_stock} does not show {obs.card} face up (it shows "
+                f"{source.top or 'no face-up card'})"
+            )
+        if obs.to_stock < len(table.stocks) and table.stocks[obs.to_stock].count > 0:
+            raise ObservationError(
+                f"{describe(obs)}: stock {obs.player}{obs.to_stock} is not empty; a card may only be moved into an empty slot"
+            )
+        card = obs.card if obs.card.suit else source.top
+        while len(table.stocks) <= obs.to_stock:
+            table.stocks.append(Stock())
+        source.count -= 1
+        source.top = None
+        table.stocks[obs.to_stock] = Stock(1, card)
+        events = []
+        if sum(1 for stock in table.stocks if stock.count > 0) > 5:
+            events.append(self._event(EventType.VIOLATION, obs, player=obs.player, kind="sixth_stock"))
+        return events + self._check_stall(obs)
+
+    def _stock_at(self: "RulesEngine", obs: Any, player: str, slot: int) -> Stock:
+        if self._phase is GamePhase.WAITING_FOR_LAYOUT:
+            raise ObservationError(f"{describe(obs)}: no layout has been seen, so no stock pile is known")
+        stocks = self._players[player].stocks
+        if slot >= len(stocks):
+            raise ObservationError(f"{describe(obs)}: {player} has no stock pile {slot} (only {len(stocks)})")
+        return stocks[slot]
+
+    def _card_taken_back(self: "RulesEngine", obs: CardTakenBack) -> list[Event]:
+        pile = self._piles[obs.pile]
+        if self._phase is GamePhase.WAITING_FOR_LAYOUT or pile.top is None or not same_card(pile.top, obs.card):
+            raise ObservationError(
+                f"{describe(obs)}: {obs.card} is not the top of spit pile {obs.pile} (top: {pile.top}); only a top card can be lifted"
+            )
+        kind, owner, slot = pile.sources[-1]
+        player = obs.player or owner or None
+        if player not in PLAYERS:
+            raise ObservationError(f"{describe(obs)}: who took {obs.card} back is not known; give the player")
+        owner = owner or player
+        if obs.to_stock is not None:
+            kind, slot = "stock", obs.to_stock
+        if kind == "unknown":
+            raise ObservationError(f"{describe(obs)}: where {obs.card} came from is not known; give to_stock")
+        events = [self._event(EventType.VIOLATION, obs, player=player, kind="take_back")]
+        if self._phase is GamePhase.ROUND_OVER:
+            return events  # the round's end stands; the card is called, not counted back
+        lifted = obs.card if obs.card.suit else pile.cards[-1]
+        pile.cards.pop()
+        pile.sources.pop()
+        pile.count -= 1
+        pile.last_landing = None
+        table = self._players[owner]
+        if kind == "spit":
+            table.spit_count += 1
+        else:
+            while len(table.stocks) <= slot:
+                table.stocks.append(Stock())
+            stock = table.stocks[slot]
+            stock.count += 1
+            stock.top = lifted
+        return events + self._check_stall(obs)
+
+    # ---- the stall --------------------------------------------------------------------------------
+
+    def _check_stall(self: "RulesEngine", obs: Any) -> list[Event]:
+        """Called after every change: a stall is ruled once, at the moment no stock card can move."""
+        if self._phase is not GamePhase.PLAYING or self._spits_due:
+            return []
+        tops = [pile.top for pile in self._piles[: self._in_use] if pile.top is not None]
+        if any_play(self._players, tops):
+            return []
+        if self.config.stall_waits_for_stock_moves and any(table.unsettled() for table in self._players.values()):
+            return []
+        spitters = {player for player in PLAYERS if self._players[player].spit_count > 0}
+        if self._in_use == 2 and not self.config.lone_respit and len(spitters) < 2:
+            spitters = set()
+        if not spitters:
+            return self._round_over(obs, "no_play", None)
+        self._phase = GamePhase.STALLED
+        self._spits_due = spitters
+        return [self._event(EventType.STALL, obs)]
+
+    def _refuse_seen(self: "RulesEngine", obs: Any, card: Card) -> None:
+        if card.suit and card in self._seen:
+            raise ObservationError(
+                f"{describe(obs)}: {card} is already on the table this round; a deck holds each card once"
+            )

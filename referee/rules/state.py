@@ -1,0 +1,125 @@
+"""What the rules engine knows about the table: its working state and the read-only snapshot it shows.
+
+Face-down cards are never known: a stock pile is a count plus its face-up top (None while the top is
+face down); a spit pile keeps the cards seen landing on it (top last) and a count that includes any
+cards under them the engine never saw (a clip that began mid-game).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import Enum
+from typing import Mapping
+
+from referee.rules.cards import Card, can_play_on
+
+PLAYERS = ("A", "B")
+
+
+class GamePhase(str, Enum):
+    WAITING_FOR_LAYOUT = "waiting_for_layout"  # before a round's layout is seen
+    LAID_OUT = "laid_out"                      # layout seen, opening spit not complete
+    PLAYING = "playing"
+    STALLED = "stalled"                        # stall declared, re-spit not complete
+    ROUND_OVER = "round_over"                  # a round-end condition met, slaps not settled
+    GAME_OVER = "game_over"
+
+
+def same_card(seen: Card, said: Card) -> bool:
+    """Two sightings of one card: same rank, and the same suit wherever both suits were read."""
+    return seen.rank == said.rank and (seen.suit is None or said.suit is None or seen.suit == said.suit)
+
+
+@dataclass
+class Stock:
+    count: int = 0
+    top: Card | None = None  # the face-up top; None with count > 0 means the top is face down
+
+    @property
+    def face_down_top(self) -> bool:
+        return self.count > 0 and self.top is None
+
+
+@dataclass
+class Landing:
+    """The last card that touched a spit pile: for touch order and the old-top reading."""
+
+    t: float
+    player: str | None
+    previous_top: Card | None
+
+
+@dataclass
+class SpitPile:
+    cards: list[Card] = field(default_factory=list)
+    #: where each seen card came from: ("stock", player, slot) or ("spit", player, None)
+    sources: list[tuple[str, str, int | None]] = field(default_factory=list)
+    count: int = 0
+    last_landing: Landing | None = None
+
+    @property
+    def top(self) -> Card | None:
+        return self.cards[-1] if self.cards else None
+
+    def push(self, card: Card, source: tuple[str, str, int | None]) -> None:
+        self.cards.append(card)
+        self.sources.append(source)
+        self.count += 1
+
+
+@dataclass
+class PlayerTable:
+    stocks: list[Stock] = field(default_factory=lambda: [Stock() for _ in range(5)])
+    spit_count: int = 0
+
+    @property
+    def stock_count(self) -> int:
+        return sum(stock.count for stock in self.stocks)
+
+    @property
+    def cards_held(self) -> int:
+        return self.stock_count + self.spit_count
+
+    def visible_tops(self) -> list[Card]:
+        return [stock.top for stock in self.stocks if stock.top is not None]
+
+    def can_fill_a_slot(self) -> bool:
+        """An empty slot among the five and a pile of two or more to take a face-up card from."""
+        return any(stock.count == 0 for stock in self.stocks[:5]) and any(stock.count >= 2 for stock in self.stocks)
+
+    def unsettled(self) -> bool:
+        return any(stock.face_down_top for stock in self.stocks) or self.can_fill_a_slot()
+
+
+def any_play(players: Mapping[str, PlayerTable], pile_tops: list[Card]) -> bool:
+    return any(can_play_on(card, top) for player in players.values() for card in player.visible_tops() for top in pile_tops)
+
+
+# ---- the read-only snapshot -------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class StockView:
+    count: int
+    top: Card | None
+
+
+@dataclass(frozen=True)
+class PlayerView:
+    stocks: tuple[StockView, ...]
+    spit_count: int
+    stock_count: int
+    cards: int           # between rounds: the cards the player will lay out; during a round: stock + spit
+    score: int           # scoring variant: points so far
+
+
+@dataclass(frozen=True)
+class EngineState:
+    phase: GamePhase
+    round_number: int
+    t: float | None
+    spit_piles_in_use: int
+    pile_tops: tuple[Card | None, Card | None]
+    pile_counts: tuple[int, int]
+    players: Mapping[str, PlayerView]
+    winner: str | None

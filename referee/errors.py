@@ -47,3 +47,23 @@ class BoardError(RefereeError):
 
 class NotBuiltYet(RefereeError):
     """A command of INTERFACE.md whose implementation has not landed yet."""
+
+
+class BoardPortError(BoardError):
+    """A serial port does not exist, cannot be opened, or vanished (cable pulled)."""
+
+
+class BoardNotRecognisedError(BoardError):
+    """Something answers on the port, or nothing does, but not the referee board's identify handshake."""
+
+
+class BoardProtocolError(BoardError):
+    """The board speaks an incompatible protocol version: reflash it or update the referee."""
+
+
+class BoardCommandError(BoardError):
+    """The board refused a command or did not acknowledge it after every retry."""
+
+
+class BoardClosedError(BoardError):
+    """A board driver was used after `close()`."""

@@ -65,14 +65,27 @@ def rank_index(rank: str) -> int:
         raise CardNotationError(f"unknown rank {rank!r}: expected one of {' '.join(RANKS)}") from None
 
 
-def ranks_adjacent(first: str, second: str) -> bool:
-    """True when the ranks are one apart on the cycle 2-3-...-K-A-2 (K and 2 are not adjacent)."""
-    gap = abs(rank_index(first) - rank_index(second))
+def _one_apart(first: int, second: int) -> bool:
+    gap = abs(first - second)
     return gap == 1 or gap == len(RANKS) - 1
 
 
+#: every ordered pair of adjacent ranks (a set lookup: the simulator and engine ask this very often)
+_ADJACENT_RANKS = frozenset(
+    (first, second) for first in RANKS for second in RANKS if _one_apart(_RANK_INDEX[first], _RANK_INDEX[second])
+)
+
+
+def ranks_adjacent(first: str, second: str) -> bool:
+    """True when the ranks are one apart on the cycle 2-3-...-K-A-2 (K and 2 are not adjacent)."""
+    if (first, second) in _ADJACENT_RANKS:
+        return True
+    rank_index(first), rank_index(second)  # an unknown rank is an error, not "not adjacent"
+    return False
+
+
 def can_play_on(card: Card, top: Card) -> bool:
-    return ranks_adjacent(card.rank, top.rank)
+    return (card.rank, top.rank) in _ADJACENT_RANKS
 
 
 def full_deck() -> list[Card]:

@@ -24,7 +24,7 @@ class RulesConfig:
     target_points: int = 100
     #: Two cards (or slapping hands) by different players reaching one pile within this many ms are
     #: reported with a `touch_order` event. Raising it reports more, looser pairs.
-    touch_window_ms: float = 500.0
+    touch_window_ms: float = 300.0
     #: Below this gap a touch order is marked `too_close` (the camera cannot resolve it; `first` is then
     #: the best guess). About one frame: 34 ms at 30 fps, 17 ms at 60 fps.
     touch_too_close_ms: float = 34.0

@@ -299,8 +299,8 @@ class RulesEngine(PlayRules):
 
     # ---- helpers ----------------------------------------------------------------------------------
 
-    def _event(self, kind: EventType, obs: Any, **details: Any) -> Event:
-        return Event(kind, obs.t, obs.frame, details)
+    def _event(self, event_type: EventType, obs: Any, **details: Any) -> Event:
+        return Event(event_type, obs.t, obs.frame, details)
 
     def _touch_order(self, obs: Any, pile: int, first: str, gap_ms: float) -> Event:
         return self._event(

@@ -96,6 +96,9 @@ class GameScript:
     truth: list[Event]
     duration: float
     win_rule: str = "standard"
+    #: when the game was stopped by the simulator's length cap (then the truth ends with a game_end
+    #: decided on the cards held, see referee.rules.observations.GameStopped); None = played to the end
+    stopped_at: float | None = None
 
     def actions(self) -> list[Action]:
         return [action for round_ in self.rounds for action in round_.actions]

@@ -1,0 +1,60 @@
+"""A model of the empty-of-movement table, so that hands, arms and cards in motion stand out.
+
+The model is the table as it last stood still (cards lying on it included). It follows slow lighting
+changes everywhere it sees no foreground, follows a sudden global change (a lamp switched on, a cloud)
+through a per-channel gain, and takes in a region at once when the tracker says it has settled
+(a card that has landed becomes part of the table).
+"""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+#: How different (0-255, largest channel) a pixel must be from the model to count as foreground.
+#: Lower: shadows and compression noise become "hands"; higher: a pale hand on a pale table is missed.
+FOREGROUND_THRESHOLD = 28
+#: Fraction of each new frame blended into the model where nothing moves. Higher follows lighting
+#: faster but also swallows a hand that stays still for a few seconds.
+ADAPT_RATE = 0.03
+
+
+class BackgroundModel:
+    def __init__(self, first_view: np.ndarray, *, threshold: int = FOREGROUND_THRESHOLD,
+                 adapt_rate: float = ADAPT_RATE) -> None:
+        self.model = first_view.astype(np.float32)
+        self.threshold = threshold
+        self.adapt_rate = adapt_rate
+        self._kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (3, 3))
+        self._last_background = np.ones(first_view.shape[:2], np.uint8)
+
+    def _gain(self, view: np.ndarray) -> np.ndarray:
+        """Per-channel brightness ratio frame/model over what was background last time."""
+        where = self._last_background
+        if cv2.countNonZero(where) < 0.2 * where.size:
+            return np.ones(3, np.float32)
+        seen = np.array(cv2.mean(view, mask=where)[:3], np.float32)
+        model = np.array(cv2.mean(self.model, mask=where)[:3], np.float32)
+        return np.clip((seen + 1.0) / (model + 1.0), 0.5, 2.0).astype(np.float32)
+
+    def foreground(self, view: np.ndarray) -> np.ndarray:
+        """Mask (uint8 0/1) of what differs from the still table in this view."""
+        gain = self._gain(view)
+        if np.any(np.abs(gain - 1.0) > 0.02):
+            self.model *= gain  # the light changed everywhere at once: follow it now
+        difference = cv2.absdiff(view, cv2.convertScaleAbs(self.model))
+        blue, green, red = cv2.split(difference)
+        largest = cv2.max(cv2.max(blue, green), red)
+        _, mask = cv2.threshold(largest, self.threshold, 1, cv2.THRESH_BINARY)
+        mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, self._kernel)
+        return cv2.morphologyEx(mask, cv2.MORPH_CLOSE, self._kernel)
+
+    def update(self, view: np.ndarray, foreground: np.ndarray) -> None:
+        """Blend still parts of the view into the model."""
+        self._last_background = (foreground == 0).astype(np.uint8)
+        if self.adapt_rate > 0:
+            cv2.accumulateWeighted(view, self.model, self.adapt_rate, mask=self._last_background)
+
+    def absorb(self, view: np.ndarray, rows: slice, cols: slice) -> None:
+        """Take a settled region into the model at once."""
+        self.model[rows, cols] = view[rows, cols]

@@ -1,0 +1,73 @@
+"""Hands and arms: foreground blobs that reach into the play area from a player's edge.
+
+An arm crosses A's edge (the view's top rows, y = 0) or B's edge (the bottom rows, y = H), so a blob
+touching that edge is that player's hand. When both players' arms touch and merge into one blob
+(two cards arriving at one pile), the blob is split pixel by pixel by who owned the nearer part of
+it in the previous frame. Foreground touching neither edge is a loose object: a card just let go, or a card
+that has not yet been taken into the background model.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+PLAYERS = ("A", "B")
+
+#: How many rows at each edge count as "the player's edge". Arms are wide; a few rows are plenty.
+EDGE_ROWS = 2
+#: Blobs smaller than this (view pixels) are noise, not hands.
+MIN_HAND_PIXELS = 30
+
+
+@dataclass(frozen=True)
+class HandMasks:
+    """Who owns which foreground pixels in one view."""
+
+    owned: dict[str, np.ndarray]  # player -> bool mask of their hand/arm (and the card it carries)
+    loose: np.ndarray             # bool mask of foreground no player owns (cards lying still, noise)
+    edge_pixels: dict[str, int]   # player -> how many edge pixels their arm covers (0: hand off the table)
+
+
+class HandTracker:
+    def __init__(self, shape: tuple[int, int]) -> None:
+        self.shape = shape
+        self._previous: dict[str, np.ndarray] = {player: np.zeros(shape, bool) for player in PLAYERS}
+
+    def split(self, foreground: np.ndarray) -> HandMasks:
+        count, labels, stats, _ = cv2.connectedComponentsWithStats(foreground.astype(np.uint8), connectivity=8)
+        top = set(np.unique(labels[:EDGE_ROWS])) - {0}
+        bottom = set(np.unique(labels[-EDGE_ROWS:])) - {0}
+        owned = {player: np.zeros(self.shape, bool) for player in PLAYERS}
+        loose = np.zeros(self.shape, bool)
+        for label in range(1, count):
+            if stats[label, cv2.CC_STAT_AREA] < MIN_HAND_PIXELS:
+                continue
+            component = labels == label
+            in_a, in_b = label in top, label in bottom
+            if in_a and in_b:
+                self._split_merged(component, owned)
+            elif in_a or in_b:
+                owned["A" if in_a else "B"] |= component
+            else:
+                loose |= component
+        self._previous = owned
+        edges = {"A": int(np.count_nonzero(owned["A"][:EDGE_ROWS])), "B": int(np.count_nonzero(owned["B"][-EDGE_ROWS:]))}
+        return HandMasks(owned=owned, loose=loose, edge_pixels=edges)
+
+    def _split_merged(self, component: np.ndarray, owned: dict[str, np.ndarray]) -> None:
+        previous_a, previous_b = self._previous["A"], self._previous["B"]
+        if not previous_a.any() or not previous_b.any():
+            # no history: split by the side of the table each pixel is on
+            middle = self.shape[0] // 2
+            rows = np.arange(self.shape[0])[:, None]
+            owned["A"] |= component & (rows < middle)
+            owned["B"] |= component & (rows >= middle)
+            return
+        distance_a = cv2.distanceTransform((~previous_a).astype(np.uint8), cv2.DIST_L2, 3)
+        distance_b = cv2.distanceTransform((~previous_b).astype(np.uint8), cv2.DIST_L2, 3)
+        nearer_a = distance_a <= distance_b
+        owned["A"] |= component & nearer_a
+        owned["B"] |= component & ~nearer_a

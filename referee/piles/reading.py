@@ -1,0 +1,77 @@
+"""Reading a settled place: which card is on top, a face-down card, or nothing.
+
+The recogniser (engineer V's `CardRecogniser`, or a fake in tests) names face-up cards. Telling a
+face-down card from an empty spot needs no model: an empty spot looks like the bare table, which
+the tracker samples from strips no card is ever laid on.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Protocol
+
+import cv2
+import numpy as np
+
+from referee.rules.cards import Card
+
+#: Recogniser confidence under which a named card is not trusted. Lower: more misreads accepted;
+#: higher: more places read as "unknown" (the tracker then falls back on what it knew).
+MIN_CONFIDENCE = 0.5
+#: Fraction of a spot's centre that must look unlike the bare table for something to lie there.
+PRESENCE_FRACTION = 0.35
+
+
+class TopCardNamer(Protocol):
+    """The one method the tracker needs from recognition."""
+
+    def name_top_card(self, rectified_pile_image: np.ndarray) -> tuple[Card | None, float]: ...
+
+
+@dataclass(frozen=True)
+class Reading:
+    """What lies on a place: `card` face up, `face_down`, or neither (empty)."""
+
+    card: Card | None
+    face_down: bool = False
+    confidence: float = 0.0
+
+    @property
+    def empty(self) -> bool:
+        return self.card is None and not self.face_down
+
+    def __str__(self) -> str:
+        return str(self.card) if self.card else ("back" if self.face_down else "empty")
+
+
+class TableColour:
+    """A colour model of the bare table (hue-saturation histogram) learned from never-covered strips."""
+
+    def __init__(self) -> None:
+        self._histogram: np.ndarray | None = None
+
+    def learn(self, samples: list[np.ndarray]) -> None:
+        pixels = np.concatenate([sample.reshape(-1, 1, 3) for sample in samples if sample.size], axis=0)
+        hsv = cv2.cvtColor(pixels, cv2.COLOR_BGR2HSV)
+        histogram = cv2.calcHist([hsv], [0, 1, 2], None, [18, 8, 8], [0, 180, 0, 256, 0, 256])
+        self._histogram = histogram / max(float(histogram.sum()), 1.0)
+
+    def table_likeness(self, image: np.ndarray) -> np.ndarray:
+        """Per pixel: how typical its colour is of the bare table (0 = never seen on the table)."""
+        if self._histogram is None:
+            return np.zeros(image.shape[:2], np.float32)
+        hsv = cv2.cvtColor(image, cv2.COLOR_BGR2HSV)
+        bins = (hsv[..., 0].astype(np.int32) * 18 // 180, hsv[..., 1].astype(np.int32) // 32, hsv[..., 2].astype(np.int32) // 32)
+        return self._histogram[bins[0], bins[1], bins[2]]
+
+    def something_there(self, spot: np.ndarray) -> bool:
+        likeness = self.table_likeness(spot)
+        return float((likeness < 0.002).mean()) > PRESENCE_FRACTION
+
+
+def read_place(namer: TopCardNamer, crop: np.ndarray, spot: np.ndarray, table: TableColour) -> Reading:
+    """`crop`: a sharp top-down cut around the place for the recogniser; `spot`: the nominal card area."""
+    card, confidence = namer.name_top_card(crop)
+    if card is not None and confidence >= MIN_CONFIDENCE:
+        return Reading(card, False, float(confidence))
+    return Reading(None, table.something_there(spot), float(confidence))

@@ -1,0 +1,71 @@
+"""What the table tracker reports: small values about piles, before any rule is applied.
+
+The pipeline turns these into the rules engine's observations (it alone knows, from the engine's
+phase, whether a card arriving on a pile is a spit or a play, and whether a hand on a pile is a slap).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from referee.piles.reading import Reading
+from referee.rules.cards import Card
+
+
+@dataclass(frozen=True)
+class Arrival:
+    """A card first touched spit pile `pile` at `t` (sub-frame estimate, ± `error` seconds)."""
+
+    t: float
+    frame: int
+    pile: int
+    player: str | None
+    card: Card | None
+    error: float
+    confidence: float = 0.0
+
+
+@dataclass(frozen=True)
+class PileTouched:
+    """A hand touched a spit pile and left no new card there (a slap, or a nudge)."""
+
+    t: float
+    frame: int
+    pile: int
+    player: str
+    error: float
+
+
+@dataclass(frozen=True)
+class StockSeen:
+    """A stock slot settled showing something other than before."""
+
+    t: float
+    frame: int
+    player: str
+    slot: int
+    reading: Reading
+    previous: Reading
+    visited: bool
+
+
+@dataclass(frozen=True)
+class LayoutRead:
+    """Every place read at once: at the start of a clip, or when a new round has been laid out."""
+
+    t: float
+    frame: int
+    stocks: dict[str, tuple[Reading, ...]]   # player -> six slots (index 5: a sixth pile)
+    piles: tuple[Reading, Reading]
+    first: bool                               # the clip's opening read (may be mid-game)
+
+
+@dataclass(frozen=True)
+class TableCleared:
+    """The cards were gathered up: no stock and no spit pile left on the table."""
+
+    t: float
+    frame: int
+
+
+Sighting = Arrival | PileTouched | StockSeen | LayoutRead | TableCleared

@@ -1,0 +1,210 @@
+"""The table tracker: frames in, sightings about piles out.
+
+Per frame: rectify to the top-down view, split foreground from the still table, split foreground
+into each player's hand and loose cards, and step every place. A place that settles after a change
+is read (recogniser for the top card; bare-table colour for "is anything there"), and the change
+is turned into sightings: arrivals with sub-frame touch times and who made them, hand touches that
+left no card (slaps), stock slots that show a new top, a table cleared, a new layout.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import numpy as np
+
+from referee.capture.frames import Frame
+from referee.piles.background import BackgroundModel
+from referee.piles.hands import PLAYERS, HandTracker
+from referee.piles.places import PlaceChange, PlaceTracker, Visit
+from referee.piles.reading import Reading, TableColour, TopCardNamer, read_place
+from referee.piles.sightings import Arrival, LayoutRead, PileTouched, Sighting, StockSeen, TableCleared
+from referee.piles.table_view import RectMM, TableView
+from referee.piles.zones import Place, all_places
+from referee.rules.cards import Card
+from referee.table.layout import TableLayout
+
+#: Resolution of the crops handed to the recogniser (px per mm). Higher reads small indices better
+#: and costs recognition time; the view for motion stays coarse.
+READ_PX_PER_MM = 3.0
+#: How long (s) an arrival covered by a later card waits for its player's stock to show which card left.
+RESOLVE_SECONDS = 1.5
+
+
+class TableTracker:
+    def __init__(self, view: TableView, namer: TopCardNamer, *, fps: float, layout: TableLayout | None = None) -> None:
+        self.view = view
+        self.namer = namer
+        self.period = 1.0 / fps
+        self.layout = layout or TableLayout(width=view.area_mm[0], height=view.area_mm[1])
+        width, height = view.size
+        self.shape = (height, width)
+        self.places: dict[Place, PlaceTracker] = {}
+        self.spots: dict[Place, RectMM] = {}
+        for place, (zone, card) in all_places(self.layout).items():
+            self.places[place] = PlaceTracker(place.key, zone, view.px_per_mm, self.shape, nominal_card=card)
+            self.spots[place] = card
+        self.readings: dict[Place, Reading] = {place: Reading(None) for place in self.places}
+        self.background: BackgroundModel | None = None
+        self.hands = HandTracker(self.shape)
+        self.table_colour = TableColour()
+        self.started = False     # the opening layout has been read
+        self.cleared = False     # between rounds: the table is bare
+        self._layout_pending = False
+        self.last_masks = None
+        self.last_view: np.ndarray | None = None
+        # arrivals hidden under a later card, waiting to be named by the stock card that left
+        self._unresolved: list[tuple[Arrival, float]] = []   # (arrival with a guessed card, deadline t)
+        self._departures: list[tuple[str, float, Card]] = []  # (player, t, card) recently gone from a stock
+
+    # ---------------------------------------------------------------------------------------------
+    def _bare_strips(self, view: np.ndarray) -> list[np.ndarray]:
+        """Strips between the stock rows and the spit piles, and at the far left/right: never covered."""
+        layout = self.layout
+        low, high = layout.centre_band()
+        strips = [RectMM(100, low - 40, layout.width - 100, low - 10),
+                  RectMM(100, high + 10, layout.width - 100, high + 40),
+                  RectMM(70, low, 160, high), RectMM(layout.width - 160, low, layout.width - 70, high)]
+        out = []
+        for strip in strips:
+            rows, cols = strip.to_pixels(self.view.px_per_mm, self.shape)
+            out.append(view[rows, cols])
+        return out
+
+    def pending_touch(self) -> float | None:
+        times = [tracker.pending_touch() for place, tracker in self.places.items() if place.kind == "spit_pile"]
+        times += [arrival.t for arrival, _ in self._unresolved]
+        times = [t for t in times if t is not None]
+        return min(times) if times else None
+
+    def step(self, frame: Frame) -> list[Sighting]:
+        view = self.view.rectify(frame.image)
+        if self.background is None:
+            self.background = BackgroundModel(view)
+            self.table_colour.learn(self._bare_strips(view))
+        foreground = self.background.foreground(view)
+        masks = self.hands.split(foreground)
+        self.last_masks, self.last_view = masks, view
+        sightings: list[Sighting] = []
+        changes: list[tuple[Place, PlaceChange]] = []
+        for place, tracker in self.places.items():
+            finished_before = len(tracker.finished)
+            change = tracker.step(view, masks.owned, frame.index, frame.t, self.period)
+            if place.kind == "spit_pile" and len(tracker.finished) > finished_before:
+                crop = self.view.crop(frame.image, tracker.rect, READ_PX_PER_MM)
+                for visit in tracker.finished[finished_before:]:
+                    visit.snapshot = crop
+            if change is not None:
+                changes.append((place, change))
+        self.background.update(view, foreground)
+        for place, change in changes:
+            rows, cols = place_slices(self.places[place])
+            self.background.absorb(view, rows, cols)
+            if change.changed:
+                self.places[place].set_footprint(change.footprint)
+        if not self.started:
+            if all(tracker.settled_crop is not None for tracker in self.places.values()):
+                self.started = True
+                sightings.append(self._read_layout(frame, first=True))
+            return sightings
+        for place, change in changes:
+            sightings.extend(self._interpret(place, change, frame))
+        sightings.extend(self._resolve(frame.t))
+        sightings.extend(self._table_state(frame))
+        return sightings
+
+    def _resolve(self, now: float) -> list[Sighting]:
+        """Names hidden arrivals by the card that left the same player's stock; gives up at the deadline."""
+        out: list[Sighting] = []
+        keep: list[tuple[Arrival, float]] = []
+        for arrival, deadline in self._unresolved:
+            match = next((d for d in self._departures if d[0] == arrival.player and d[1] >= arrival.t - 1.0), None)
+            if match is not None:
+                self._departures.remove(match)
+                out.append(replace(arrival, card=match[2], confidence=0.9))
+            elif now >= deadline:
+                out.append(arrival)
+            else:
+                keep.append((arrival, deadline))
+        self._unresolved = keep
+        self._departures = [d for d in self._departures if d[1] >= now - 3.0]
+        return out
+
+    # ---------------------------------------------------------------------------------------------
+    def _read(self, place: Place, image: np.ndarray) -> Reading:
+        tracker = self.places[place]
+        crop = self.view.crop(image, tracker.rect, READ_PX_PER_MM)
+        rows, cols = self.spots[place].to_pixels(self.view.px_per_mm, self.shape)
+        spot = self.last_view[rows, cols] if self.last_view is not None else crop
+        return read_place(self.namer, crop, spot, self.table_colour)
+
+    def _read_layout(self, frame: Frame, *, first: bool) -> LayoutRead:
+        for place in self.places:
+            self.readings[place] = self._read(place, frame.image)
+        stocks = {player: tuple(self.readings[Place("stock", index, player)] for index in range(6)) for player in PLAYERS}
+        piles = (self.readings[Place("spit_pile", 0)], self.readings[Place("spit_pile", 1)])
+        self.cleared = all(reading.empty for row in stocks.values() for reading in row) and all(p.empty for p in piles)
+        return LayoutRead(frame.t, frame.index, stocks, piles, first)
+
+    def _interpret(self, place: Place, change: PlaceChange, frame: Frame) -> list[Sighting]:
+        if place.kind == "spit_pile":
+            return self._pile_change(place, change, frame)
+        if place.kind == "stock" and change.changed and not self._layout_pending:
+            previous = self.readings[place]
+            reading = self._read(place, frame.image)
+            self.readings[place] = reading
+            if previous.card is not None and reading.card != previous.card and change.visits:
+                self._departures.append((place.player, change.t, previous.card))
+            if reading != previous:
+                return [StockSeen(change.t, change.frame, place.player, place.index, reading, previous, bool(change.visits))]
+        return []
+
+    def _pile_change(self, place: Place, change: PlaceChange, frame: Frame) -> list[Sighting]:
+        visits = sorted((visit for visit in change.visits if visit.touch is not None), key=lambda visit: visit.touch.t)
+        previous = self.readings[place]
+        reading = self._read(place, frame.image) if change.changed else previous
+        self.readings[place] = reading
+        new_card = reading.card is not None and reading.card != previous.card
+        if not new_card:
+            return [PileTouched(v.touch.t, v.touch.frame, place.index, v.player, v.touch.error) for v in visits]
+        if not visits:
+            # a card appeared with no hand seen (the hand hidden, or frames dropped): time it by the settle
+            return [Arrival(change.t - 3 * self.period, change.frame, place.index, None, reading.card,
+                            3 * self.period, reading.confidence)]
+        out: list[Sighting] = []
+        for number, visit in enumerate(visits):
+            if number == len(visits) - 1:
+                out.append(Arrival(visit.touch.t, visit.touch.frame, place.index, visit.player, reading.card,
+                                   visit.touch.error, reading.confidence))
+                continue
+            # covered by a later card: the card is the one that left this player's stock
+            card, confidence = self._snapshot_card(visit)
+            guess = Arrival(visit.touch.t, visit.touch.frame, place.index, visit.player, card, visit.touch.error, confidence * 0.5)
+            self._unresolved.append((guess, frame.t + RESOLVE_SECONDS))
+        return out
+
+    def _snapshot_card(self, visit: Visit):
+        if visit.snapshot is None:
+            return None, 0.0
+        card, confidence = self.namer.name_top_card(visit.snapshot)
+        return card, float(confidence)
+
+    def _table_state(self, frame: Frame) -> list[Sighting]:
+        stocks_empty = all(self.readings[place].empty for place in self.places if place.kind == "stock")
+        piles_empty = all(self.readings[place].empty for place in self.places if place.kind == "spit_pile")
+        if not self.cleared and stocks_empty and piles_empty:
+            self.cleared = True
+            return [TableCleared(frame.t, frame.index)]
+        if self.cleared and not stocks_empty:
+            self._layout_pending = True
+        if self._layout_pending and not any(tracker.dirty for tracker in self.places.values()):
+            self._layout_pending = False
+            return [self._read_layout(frame, first=False)]
+        return []
+
+
+def place_slices(tracker: PlaceTracker) -> tuple[slice, slice]:
+    """The place's own zone (not its approach margin) in view pixels."""
+    rows, cols = tracker.inner
+    return (slice(tracker.rows.start + rows.start, tracker.rows.start + rows.stop),
+            slice(tracker.cols.start + cols.start, tracker.cols.start + cols.stop))

@@ -1,0 +1,65 @@
+"""Driving the LED/buzzer board from rulings (engineer B's board behind a Protocol)."""
+
+from __future__ import annotations
+
+from typing import Protocol
+
+from referee.rules.events import Event, EventType
+
+
+class BoardLink(Protocol):
+    """The announcements the referee makes; `referee.board.open_board(...)` returns one."""
+
+    def legal_play(self, player: str, pile: int) -> None: ...
+    def illegal_play(self, player: str, pile: int) -> None: ...
+    def touch_first(self, pile: int, player: str) -> None: ...
+    def stall(self) -> None: ...
+    def respit_countdown(self) -> None: ...
+    def slap_result(self, takes: dict) -> None: ...
+    def round_end(self) -> None: ...
+    def game_end(self, winner: str) -> None: ...
+    def close(self) -> None: ...
+
+
+def announce(board: BoardLink, event: Event) -> None:
+    """One ruling -> the board command(s) that show it. Non-blocking: the board queues them."""
+    kind = event.type
+    if kind is EventType.PLAY:
+        (board.legal_play if event["legal"] else board.illegal_play)(event["player"], event["pile"])
+    elif kind is EventType.TOUCH_ORDER:
+        board.touch_first(event["pile"], event["first"])
+    elif kind is EventType.STALL:
+        board.stall()
+        board.respit_countdown()
+    elif kind is EventType.ROUND_END:
+        board.slap_result(dict(event["takes"]))
+        board.round_end()
+    elif kind is EventType.GAME_END:
+        board.game_end(event["winner"])
+
+
+class RecordingBoard:
+    """An in-memory board that remembers every command (tests, and `--board none`)."""
+
+    def __init__(self) -> None:
+        self.commands: list[tuple] = []
+
+    def __getattr__(self, name: str):
+        if name.startswith("_"):
+            raise AttributeError(name)
+
+        def command(*args: object) -> None:
+            self.commands.append((name, *args))
+        return command
+
+    def close(self) -> None:
+        self.commands.append(("close",))
+
+
+def open_board_link(spec: str) -> BoardLink:
+    """`--board PORT|sim|none`: engineer B's board when available; "none" needs no board code."""
+    if spec == "none":
+        return RecordingBoard()
+    from referee.board import open_board  # imported late: the board is optional for replay and demo
+
+    return open_board(spec)

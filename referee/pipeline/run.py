@@ -1,0 +1,108 @@
+"""Putting the referee together for a video, a camera, or the demo."""
+
+from __future__ import annotations
+
+import pathlib
+import sys
+import time
+from dataclasses import dataclass
+from typing import Callable
+
+from referee.capture.frames import Frame
+from referee.capture.video_file import VideoFileSource
+from referee.pipeline.calibration_input import load_calibration
+from referee.pipeline.session import RefereeSession
+from referee.piles.reading import TopCardNamer
+from referee.piles.table_view import TableView
+from referee.piles.tracker import TableTracker
+from referee.rules.config import RulesConfig
+from referee.rules.engine import RulesEngine
+from referee.rules.events import EventLogWriter
+
+#: Resolution of the tracking view (px per mm). 0.5 keeps a card 31x44 px: enough to follow hands and
+#: outlines, and cheap enough for 10x real time. Raise it for finer touch timing at a cost in speed.
+TRACKING_PX_PER_MM = 0.5
+
+
+def load_namer(models_dir: str | None = None) -> TopCardNamer:
+    from referee.vision import load_recogniser
+
+    return load_recogniser(models_dir)
+
+
+def rules_config_for(fps: float) -> RulesConfig:
+    """Touches closer than about half a frame cannot be ordered by the camera; the engine says so."""
+    return RulesConfig(touch_too_close_ms=round(500.0 / fps, 1), on_impossible="raise")
+
+
+def build_session(calibration, *, fps: float, image_size: tuple[int, int], namer: TopCardNamer,
+                  writer: EventLogWriter | None, board=None, on_event=None, on_frame=None) -> RefereeSession:
+    view = TableView(calibration, calibration.area_mm, TRACKING_PX_PER_MM, image_size)
+    tracker = TableTracker(view, namer, fps=fps)
+    engine = RulesEngine(rules_config_for(fps))
+    return RefereeSession(tracker, engine, writer, board=board, on_event=on_event, on_frame=on_frame)
+
+
+@dataclass
+class ReplayResult:
+    frames: int
+    events: int
+    video_seconds: float
+    processing_seconds: float
+    notices: list
+    session: RefereeSession
+
+    @property
+    def speed(self) -> float:
+        return self.video_seconds / self.processing_seconds if self.processing_seconds else float("inf")
+
+
+def replay(video: str | pathlib.Path, calibration_path: str | pathlib.Path, events_path: str | pathlib.Path, *,
+           namer: TopCardNamer | None = None, progress: Callable[[int, int], None] | None = None,
+           on_frame: Callable[[Frame, RefereeSession], None] | None = None,
+           warn: Callable[[str], None] | None = None) -> ReplayResult:
+    source = VideoFileSource(video, warn=warn)
+    calibration = load_calibration(calibration_path, image_size=(source.width, source.height), fps=source.fps)
+    namer = namer if namer is not None else load_namer()
+    started = time.perf_counter()
+    last_t = 0.0
+    seen_notices = 0
+    with EventLogWriter(str(events_path)) as writer:
+        session = build_session(calibration, fps=source.fps, image_size=(source.width, source.height), namer=namer,
+                                writer=writer, on_frame=on_frame)
+        count = 0
+        for frame in source.frames():
+            fresh = source.notices[seen_notices:]
+            seen_notices = len(source.notices)
+            session.process(frame, fresh)
+            count += 1
+            last_t = frame.t
+            if progress is not None:
+                progress(count, source.frame_count)
+        for notice in source.notices[seen_notices:]:
+            session._hold(notice.t, notice)
+        session.finish()
+    elapsed = time.perf_counter() - started
+    return ReplayResult(count, session.stats.events, last_t + 1.0 / source.fps, elapsed, list(source.notices), session)
+
+
+def progress_bar(stream=sys.stderr) -> Callable[[int, int], None]:
+    """A one-line progress bar, redrawn in place, only when `stream` is a terminal."""
+    if not stream.isatty():
+        return lambda done, total: None
+    last = [0.0]
+
+    def draw(done: int, total: int) -> None:
+        now = time.monotonic()
+        if now - last[0] < 0.1 and done != total:
+            return
+        last[0] = now
+        if total:
+            filled = int(30 * min(done, total) / total)
+            stream.write(f"\rrefereeing [{'#' * filled}{'.' * (30 - filled)}] {done}/{total} frames")
+        else:
+            stream.write(f"\rrefereeing {done} frames")
+        if done >= total:
+            stream.write("\n")
+        stream.flush()
+    return draw

@@ -1,0 +1,127 @@
+"""The referee at work: frames -> table tracker -> sightings (held until in time order) ->
+observations -> rules engine -> events, written to the log as each is decided and sent to the board.
+"""
+
+from __future__ import annotations
+
+import heapq
+import itertools
+import time
+from dataclasses import dataclass, field
+from typing import Callable
+
+from referee.capture.frames import Frame, Notice
+from referee.errors import ObservationError
+from referee.pipeline.board_link import BoardLink, announce
+from referee.pipeline.translate import Translator
+from referee.piles.tracker import TableTracker
+from referee.rules.engine import RulesEngine
+from referee.rules.events import Event, EventLogWriter, EventType
+
+
+@dataclass
+class SessionStats:
+    frames: int = 0
+    events: int = 0
+    notes: int = 0
+    processing_seconds: float = 0.0
+    worst_frame_ms: float = 0.0
+    #: processing time from a frame arriving to its rulings being sent to the board, per ruling frame
+    ruling_latency_ms: list[float] = field(default_factory=list)
+
+
+class RefereeSession:
+    """Feed frames with `process`; call `finish` at the end. Deterministic for the same frames."""
+
+    def __init__(self, tracker: TableTracker, engine: RulesEngine, writer: EventLogWriter | None, *,
+                 board: BoardLink | None = None, on_event: Callable[[Event], None] | None = None,
+                 on_frame: Callable[[Frame, "RefereeSession"], None] | None = None) -> None:
+        self.tracker = tracker
+        self.engine = engine
+        self.writer = writer
+        self.board = board
+        self.on_event = on_event
+        self.on_frame = on_frame
+        self.translator = Translator()
+        self.stats = SessionStats()
+        self.events: list[Event] = []
+        self._queue: list[tuple[float, int, object]] = []
+        self._order = itertools.count()
+        self._last_t = 0.0
+        self._period = tracker.period
+
+    # ---------------------------------------------------------------------------------------------
+    def process(self, frame: Frame, notices: list[Notice] = ()) -> list[Event]:
+        started = time.perf_counter()
+        for notice in notices:
+            self._hold(notice.t, notice)
+        for sighting in self.tracker.step(frame):
+            self._hold(sighting.t, sighting)
+        if self.on_frame is not None:
+            self.on_frame(frame, self)
+        pending = self.tracker.pending_touch()
+        watermark = frame.t - 2 * self._period
+        if pending is not None:
+            watermark = min(watermark, pending - 1e-9)
+        events = self._release(watermark)
+        elapsed = time.perf_counter() - started
+        self.stats.frames += 1
+        self.stats.processing_seconds += elapsed
+        self.stats.worst_frame_ms = max(self.stats.worst_frame_ms, elapsed * 1000)
+        if events:
+            self.stats.ruling_latency_ms.append(elapsed * 1000)
+        return events
+
+    def finish(self) -> list[Event]:
+        return self._release(float("inf"))
+
+    # ---------------------------------------------------------------------------------------------
+    def _hold(self, t: float, item: object) -> None:
+        heapq.heappush(self._queue, (t, next(self._order), item))
+
+    def _release(self, watermark: float) -> list[Event]:
+        out: list[Event] = []
+        while self._queue and self._queue[0][0] <= watermark:
+            t, _, item = heapq.heappop(self._queue)
+            t = max(t, self._last_t)  # a late sighting keeps the log in order of t
+            out.extend(self._rule(t, item))
+        return out
+
+    def _rule(self, t: float, item: object) -> list[Event]:
+        if isinstance(item, Notice):
+            return self._emit([Event(EventType.NOTICE, t, item.frame, {"message": item.message, "kind": item.kind})])
+        observations, note = self.translator.translate(item, self.engine.state)
+        events: list[Event] = []
+        if note:
+            events.append(Event(EventType.NOTICE, t, getattr(item, "frame", None), {"message": note}))
+        for observation in observations:
+            if observation.t < self._last_t:
+                observation = type(observation)(**{**_fields(observation), "t": self._last_t})
+            try:
+                events.extend(self.engine.observe(observation))
+            except ObservationError as error:
+                events.append(Event(EventType.NOTICE, max(observation.t, self._last_t), observation.frame,
+                                    {"message": f"ignored: {error}"}))
+            self._last_t = max(self._last_t, observation.t)
+        return self._emit(events)
+
+    def _emit(self, events: list[Event]) -> list[Event]:
+        for event in events:
+            if event.t < self._last_t:
+                event = Event(event.type, self._last_t, event.frame, dict(event.details))
+            self._last_t = event.t
+            if self.writer is not None:
+                self.writer.write(event)
+            if self.board is not None:
+                announce(self.board, event)
+            if self.on_event is not None:
+                self.on_event(event)
+            self.events.append(event)
+            self.stats.events += 1
+        return events
+
+
+def _fields(observation: object) -> dict:
+    from dataclasses import fields
+
+    return {item.name: getattr(observation, item.name) for item in fields(observation)}

@@ -1,0 +1,128 @@
+"""From the tracker's sightings to the rules engine's observations.
+
+The tracker knows pixels, the engine knows rules; this is where a sighting gets its meaning from
+the state of the game: a card arriving on a pile while spits are due is a spit, otherwise a play
+from whichever stock showed it; a hand on a pile is a slap only once the round is over; a stock
+slot showing a new card is a turn-up, or a card moved into an empty slot, or a sixth pile.
+"""
+
+from __future__ import annotations
+
+from referee.piles.reading import Reading
+from referee.piles.sightings import Arrival, LayoutRead, PileTouched, Sighting, StockSeen, TableCleared
+from referee.rules.cards import Card
+from referee.rules.observations import (
+    CardLanded, LayoutSeen, RoundLaidOut, Slap, SixthStock, SpitTurned, StockMoved, StockTurnedUp,
+)
+from referee.rules.state import EngineState, GamePhase, same_card
+
+PLAYERS = ("A", "B")
+#: Spit cards assumed per player when a clip starts mid-game and the count cannot be seen.
+ASSUMED_SPIT_CARDS = 5
+
+
+class Translator:
+    def __init__(self) -> None:
+        # per player: stock slots in the order their top was last played (latest last)
+        self._played_from: dict[str, list[int]] = {player: [] for player in PLAYERS}
+
+    def translate(self, sighting: Sighting, state: EngineState) -> tuple[list[object], str | None]:
+        """Observations for the engine, and a note for the log when a sighting cannot be used."""
+        if isinstance(sighting, LayoutRead):
+            return self._layout(sighting, state)
+        if isinstance(sighting, Arrival):
+            return self._arrival(sighting, state)
+        if isinstance(sighting, PileTouched):
+            if state.phase is GamePhase.ROUND_OVER:
+                return [Slap(sighting.t, sighting.player, sighting.pile, frame=sighting.frame)], None
+            return [], None
+        if isinstance(sighting, StockSeen):
+            return self._stock(sighting, state)
+        if isinstance(sighting, TableCleared):
+            return [], None
+        raise TypeError(f"not a sighting: {sighting!r}")
+
+    # ---------------------------------------------------------------------------------------------
+    def _layout(self, sighting: LayoutRead, state: EngineState):
+        tops = {player: [reading.card for reading in sighting.stocks[player][:5]] for player in PLAYERS}
+        piles = sighting.piles
+        if all(pile.empty for pile in piles):
+            if all(reading.empty for row in sighting.stocks.values() for reading in row):
+                return [], None  # a bare table: wait for a layout
+            self._played_from = {player: [] for player in PLAYERS}
+            return [RoundLaidOut(sighting.t, tops, frame=sighting.frame)], None
+        if not sighting.first:
+            return [], "new layout seen with cards already on the spit piles; ignored"
+        if piles[0].card is None:
+            return [], f"clip starts mid-game but spit pile 0 could not be read ({piles[0]}); waiting for a new round"
+        counts = {player: [0 if reading.empty else index + 1 for index, reading in enumerate(sighting.stocks[player][:5])]
+                  for player in PLAYERS}
+        spit = {player: 0 if sighting.stocks[player] and _stack_empty(sighting) else ASSUMED_SPIT_CARDS for player in PLAYERS}
+        observation = LayoutSeen(sighting.t, tops, counts, spit, [piles[0].card, piles[1].card], frame=sighting.frame)
+        return [observation], None
+
+    def _arrival(self, sighting: Arrival, state: EngineState):
+        if sighting.card is None:
+            return [], f"a card landed on spit pile {sighting.pile} at t={sighting.t:.3f}s but could not be read"
+        card = sighting.card
+        spits_due = state.phase in (GamePhase.LAID_OUT, GamePhase.STALLED)
+        candidates = [sighting.player] if sighting.player else list(PLAYERS)
+        owners = [(player, slot) for player in candidates for slot, stock in enumerate(state.players[player].stocks)
+                  if stock.top is not None and same_card(stock.top, card)]
+        if spits_due and not owners:
+            spitters = [player for player in candidates if state.players[player].spit_count > 0]
+            if spitters:
+                return [SpitTurned(sighting.t, spitters[0], sighting.pile, card, frame=sighting.frame)], None
+        if owners:
+            player, slot = owners[0]
+            self._remember(player, slot)
+            return [CardLanded(sighting.t, player, sighting.pile, card, stock=slot, frame=sighting.frame)], None
+        if sighting.player is not None:
+            slot = self._face_down_slot(sighting.player, state)
+            if slot is not None:
+                self._remember(sighting.player, slot)
+                return [CardLanded(sighting.t, sighting.player, sighting.pile, card, stock=slot, frame=sighting.frame)], None
+        if state.phase is GamePhase.PLAYING and any(state.players[p].spit_count > 0 for p in candidates):
+            # not a stock top of anyone: the camera missed the stall, or misread the card
+            return [], f"{card} landed on spit pile {sighting.pile} at t={sighting.t:.3f}s but is no stock top of {'/'.join(candidates)}"
+        return [CardLanded(sighting.t, sighting.player, sighting.pile, card, frame=sighting.frame)], None
+
+    def _remember(self, player: str, slot: int) -> None:
+        order = self._played_from[player]
+        if slot in order:
+            order.remove(slot)
+        order.append(slot)
+
+    def _face_down_slot(self, player: str, state: EngineState) -> int | None:
+        stocks = state.players[player].stocks
+        face_down = [slot for slot, stock in enumerate(stocks) if stock.count > 0 and stock.top is None]
+        if not face_down:
+            return None
+        recent = [slot for slot in reversed(self._played_from[player]) if slot in face_down]
+        return recent[0] if recent else face_down[0]
+
+    def _stock(self, sighting: StockSeen, state: EngineState):
+        reading: Reading = sighting.reading
+        if reading.card is None or state.phase in (GamePhase.WAITING_FOR_LAYOUT, GamePhase.GAME_OVER):
+            return [], None
+        player, slot, card = sighting.player, sighting.slot, reading.card
+        stocks = state.players[player].stocks
+        here = stocks[slot] if slot < len(stocks) else None
+        if here is not None and here.top is not None and same_card(here.top, card):
+            return [], None
+        sources = [index for index, stock in enumerate(stocks)
+                   if index != slot and stock.top is not None and same_card(stock.top, card)]
+        if here is None or here.count == 0:
+            if sources:
+                return [StockMoved(sighting.t, player, sources[0], slot, card, frame=sighting.frame)], None
+            if slot >= 5:
+                return [SixthStock(sighting.t, player, frame=sighting.frame)], None
+        if here is not None and here.top is None:
+            return [StockTurnedUp(sighting.t, player, slot, card, frame=sighting.frame)], None
+        if here is not None and here.top is not None:
+            return [], f"stock {player}{slot} shows {card} where {here.top} was; the move was not seen"
+        return [], None
+
+
+def _stack_empty(sighting: LayoutRead) -> bool:
+    return False

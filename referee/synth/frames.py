@@ -1,0 +1,361 @@
+"""Turns the scene at one instant into a camera frame and its labels.
+
+Speed comes from working in the table plane: the table with its settled cards is composed once per
+change of the piles (a "settled" canvas); each frame only the cards in the air and the hands are drawn
+onto a working copy (and wiped again next frame), and one precomputed remap warps the whole canvas
+through the camera, lens distortion included.
+"""
+
+from __future__ import annotations
+
+import math
+import zlib
+
+import cv2
+import numpy as np
+
+from referee.rules.cards import Card
+from referee.sim.script import GameScript
+from referee.synth import faces
+from referee.synth.camera import Camera, random_camera
+from referee.synth.canvas import CanvasGeometry, blend_into, card_affine, card_outline, darken, draw_card, draw_markers, fill_polygon
+from referee.synth.effects import apply_look, make_look, motion_blur
+from referee.synth.hands import ArmStyle, HandShape, draw_hand_patch, hand_shape, random_style, shoulder_point
+from referee.synth.scene import MovingCard, Pose, Scene, SceneState, TableCard, all_table_cards
+from referee.synth.surfaces import table_surface
+from referee.table.layout import TableLayout
+
+#: table area (mm) the working canvas may cover at most, around the play area
+MAX_MARGIN_MM = 700.0
+#: id of the hands in the occlusion buffer
+_HAND_ID = 65535
+#: exposure time as a fraction of the frame interval (for motion blur)
+SHUTTER = 0.5
+
+
+def _seed(*parts: object) -> int:
+    return zlib.crc32("|".join(map(str, parts)).encode())
+
+
+class TableRenderer:
+    """Renders frames of one game, seen by one camera, in one look (designs, table, light) drawn from `seed`."""
+
+    def __init__(self, script: GameScript, *, size: str = "720p", fps: int = 30, seed: int = 0,
+                 layout: TableLayout | None = None, camera: Camera | None = None, design: str | None = None) -> None:
+        self.layout = layout or TableLayout()
+        self.fps = fps
+        self.seed = seed
+        rng = np.random.default_rng(_seed("render", seed))
+        self.scene = Scene(script, self.layout, seed=seed)
+        self.camera = camera or random_camera(np.random.default_rng(_seed("camera", seed)), size, self.layout)
+        self.design = design or faces.DESIGNS[int(rng.integers(len(faces.DESIGNS)))]
+        backs = faces.back_designs()
+        own_back = self.design if self.design in backs else None
+        self.back_design = own_back if own_back and rng.random() < 0.7 else backs[int(rng.integers(len(backs)))]
+        self.styles: dict[str, ArmStyle] = {player: random_style(rng) for player in ("A", "B")}
+        self.light = np.array([rng.uniform(-1, 1), rng.uniform(-1, 1)]) * rng.uniform(0.15, 0.45)  # shadow offset per mm of height
+        self.geometry = self._canvas_geometry()
+        self.card_px_per_mm = self.geometry.px_per_mm
+        self.static = self._static_canvas(rng)
+        self.settled = self.static.copy()
+        self.work = self.static.copy()
+        self._settled_version: object = None
+        self._dirty: list[tuple[int, int, int, int]] = []
+        self._card_cache: dict[tuple[str, bool], tuple[np.ndarray, np.ndarray]] = {}
+        self._shade_cache: dict[str, np.ndarray] = {}
+        self.map_fixed, self.map_fraction = self._maps()
+        self.look = make_look(np.random.default_rng(_seed("look", seed)), self.camera.width, self.camera.height)
+        self.floor = tuple(int(v) for v in rng.uniform(20, 70, 3))
+        self._label_geometry = CanvasGeometry((-100.0, -100.0), 1.0, int(self.layout.width + 200), int(self.layout.height + 200))
+
+    # ------------------------------------------------------------------ set-up
+
+    def _canvas_geometry(self) -> CanvasGeometry:
+        camera, layout = self.camera, self.layout
+        density = max(camera.px_per_mm_at(corner) for corner in layout.corners())
+        px_per_mm = float(min(2.75, max(1.25, round(density * 1.4 * 4) / 4)))
+        w, h = camera.width, camera.height
+        border = np.array([(x, y) for x in np.linspace(0, w - 1, 17) for y in (0, h - 1)] +
+                          [(x, y) for y in np.linspace(0, h - 1, 11) for x in (0, w - 1)], np.float64)
+        seen = camera.unproject(border)
+        low = np.maximum(seen.min(axis=0) - 20, [-MAX_MARGIN_MM, -MAX_MARGIN_MM])
+        high = np.minimum(seen.max(axis=0) + 20, [layout.width + MAX_MARGIN_MM, layout.height + MAX_MARGIN_MM])
+        low = np.minimum(low, [-60.0, -60.0])
+        high = np.maximum(high, [layout.width + 60, layout.height + 60])
+        size = np.ceil((high - low) * px_per_mm).astype(int)
+        return CanvasGeometry((float(low[0]), float(low[1])), px_per_mm, int(size[0]), int(size[1]))
+
+    def _static_canvas(self, rng: np.random.Generator) -> np.ndarray:
+        g = self.geometry
+        canvas = table_surface(rng, g.width, g.height)
+        # the table's own edges, somewhere beyond the play area, and the floor past them
+        margins = rng.uniform(120, 450, 4)
+        table = np.array([[-margins[0], -margins[1]], [self.layout.width + margins[2], -margins[1]],
+                          [self.layout.width + margins[2], self.layout.height + margins[3]], [-margins[0], self.layout.height + margins[3]]])
+        floor_colour = rng.uniform(25, 80, 3)
+        floor = np.clip(floor_colour * (1 + 0.1 * rng.normal(0, 1, (g.height // 8 + 1, g.width // 8 + 1, 1))), 0, 255).astype(np.uint8)
+        floor = cv2.resize(floor, (g.width, g.height), interpolation=cv2.INTER_LINEAR)
+        inside = np.zeros((g.height, g.width), np.uint8)
+        fill_polygon(inside, g, table, 255)
+        inside = inside.astype(np.float32)[..., None] / 255.0
+        canvas = (canvas * inside + floor * (1 - inside)).astype(np.uint8)
+        draw_markers(canvas, g, self.layout, rng)
+        return canvas
+
+    def _maps(self) -> tuple[np.ndarray, np.ndarray]:
+        camera, g = self.camera, self.geometry
+        xs, ys = np.meshgrid(np.arange(camera.width, dtype=np.float64), np.arange(camera.height, dtype=np.float64))
+        table = camera.unproject(np.column_stack([xs.ravel(), ys.ravel()]))
+        canvas = g.to_px(table)
+        map_x = canvas[:, 0].reshape(camera.height, camera.width).astype(np.float32)
+        map_y = canvas[:, 1].reshape(camera.height, camera.width).astype(np.float32)
+        return cv2.convertMaps(map_x, map_y, cv2.CV_16SC2)
+
+    # ------------------------------------------------------------------ cards
+
+    def card_images(self, card: Card, face_up: bool) -> tuple[np.ndarray, np.ndarray]:
+        key = (str(card), face_up)
+        if key not in self._card_cache:
+            image = faces.card_face(card, self.design, self.card_px_per_mm) if face_up else faces.card_back(self.back_design, self.card_px_per_mm)
+            self._card_cache[key] = (image, faces.card_mask(self.card_px_per_mm))
+        return self._card_cache[key]
+
+    def card_shade(self, card: Card) -> np.ndarray:
+        """This physical card's wear: a slight bend (light falling off across it), dirt, now and then glare."""
+        key = str(card)
+        if key not in self._shade_cache:
+            rng = np.random.default_rng(_seed("wear", self.seed, key))
+            width, height = faces.card_size_px(self.card_px_per_mm)
+            ys, xs = np.mgrid[0:height, 0:width].astype(np.float32)
+            u, v = xs / width - 0.5, ys / height - 0.5
+            angle = rng.uniform(0, math.pi)
+            along = u * math.cos(angle) + v * math.sin(angle)
+            shade = 1.0 + rng.uniform(-0.08, 0.08) * along + rng.uniform(-0.06, 0.02) * (along ** 2) * 4
+            shade *= rng.uniform(0.93, 1.03)
+            for _ in range(int(rng.integers(0, 3))):  # smudges
+                cx, cy, r = rng.uniform(-0.4, 0.4), rng.uniform(-0.4, 0.4), rng.uniform(0.05, 0.2)
+                shade *= 1 - rng.uniform(0.02, 0.06) * np.exp(-((u - cx) ** 2 + (v - cy) ** 2) / (r * r))
+            if rng.random() < 0.12:  # glare from the lamp on a glossy card
+                offset = rng.uniform(-0.4, 0.4)
+                shade += rng.uniform(0.15, 0.4) * np.exp(-((along - offset) ** 2) / 0.01)
+            self._shade_cache[key] = shade.astype(np.float32)
+        return self._shade_cache[key]
+
+    def _draw_table_card(self, canvas: np.ndarray, table_card: TableCard) -> None:
+        image, mask = self.card_images(table_card.card, table_card.face_up)
+        draw_card(canvas, self.geometry, image, mask, self.card_px_per_mm, table_card.pose, shade=self.card_shade(table_card.card))
+
+    def _rebuild_settled(self, state: SceneState) -> None:
+        g = self.geometry
+        self.settled = self.static.copy()
+        cards = [card for place, card in all_table_cards(state) if place is not None]
+        if cards:
+            outlines = np.array([card_outline(c.pose) for c in cards]).reshape(-1, 2)
+            box = g.box(outlines, pad_mm=12.0)
+            if box is not None:
+                x0, y0, x1, y1 = box
+                mask = np.zeros((y1 - y0, x1 - x0), np.uint8)
+                shift = self.light * 2.0  # cards lie 1-2 mm proud of the table, with their own thickness
+                for c in cards:
+                    points = g.to_px(card_outline(c.pose) + shift) - np.array([x0, y0])
+                    cv2.fillPoly(mask, [np.round(points * 16).astype(np.int32)], 255, cv2.LINE_AA, 4)
+                shadow = cv2.GaussianBlur(mask.astype(np.float32) / 255.0, (0, 0), max(0.8, 1.5 * g.px_per_mm)) * 0.35
+                darken(self.settled, box, shadow)
+            for c in cards:
+                self._draw_table_card(self.settled, c)
+        # hands waiting at the edges do not move: they belong to the settled picture
+        self.work = self.settled
+        for hand in state.hands:
+            if hand.resting:
+                self._lay_hand(hand, (0.0, 0.0))
+        self.settled = self.work
+        self.work = self.settled.copy()
+        self._dirty = []
+
+    # ------------------------------------------------------------------ moving things
+
+    def _card_patch(self, moving: MovingCard) -> tuple[tuple[int, int, int, int], np.ndarray, np.ndarray] | None:
+        g = self.geometry
+        box = g.box(card_outline(moving.pose, max(moving.flip, 0.02)), pad_mm=3.0)
+        if box is None:
+            return None
+        x0, y0, x1, y1 = box
+        image, mask = self.card_images(moving.card, moving.face_up)
+        shade = self.card_shade(moving.card) * np.float32(1.0 + 0.002 * moving.lift)
+        source = np.clip(image.astype(np.float32) * shade[..., None], 0, 255)
+        matrix = card_affine(moving.pose, self.card_px_per_mm, g, (x0, y0), max(moving.flip, 0.02))
+        size = (x1 - x0, y1 - y0)
+        colour = cv2.warpAffine(source, matrix, size, flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+        alpha = cv2.warpAffine(mask.astype(np.float32) / 255.0, matrix, size, flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT)
+        return box, colour, alpha
+
+    def _lay(self, patch: tuple[tuple[int, int, int, int], np.ndarray, np.ndarray], lift: float, velocity_mm: tuple[float, float]) -> None:
+        """Shadow, motion blur and compositing of one patch onto the working canvas."""
+        g = self.geometry
+        box, colour, alpha = patch
+        x0, y0, x1, y1 = box
+        scale = alpha.shape[1] / (x1 - x0)  # patches may come at a lower resolution than the canvas
+        displacement = (velocity_mm[0] * SHUTTER / self.fps * g.px_per_mm * scale, velocity_mm[1] * SHUTTER / self.fps * g.px_per_mm * scale)
+        colour, alpha = motion_blur(colour, alpha, displacement)
+        if alpha.shape != (y1 - y0, x1 - x0):
+            colour = cv2.resize(colour, (x1 - x0, y1 - y0), interpolation=cv2.INTER_LINEAR)
+            alpha = cv2.resize(alpha, (x1 - x0, y1 - y0), interpolation=cv2.INTER_LINEAR)
+        # shadow: the patch's alpha, moved away from the light by its height and softened by it
+        shift = self.light * max(lift, 1.0) * g.px_per_mm
+        sigma = max(1.0, (0.6 + 0.05 * lift) * g.px_per_mm)
+        pad = int(abs(shift).max() + 3 * sigma) + 1
+        sx0, sy0 = max(0, x0 - pad), max(0, y0 - pad)
+        sx1, sy1 = min(g.width, x1 + pad), min(g.height, y1 + pad)
+        shadow = np.zeros((sy1 - sy0, sx1 - sx0), np.float32)
+        matrix = np.array([[1, 0, x0 - sx0 + shift[0]], [0, 1, y0 - sy0 + shift[1]]], np.float32)
+        shadow = cv2.warpAffine(alpha, matrix, (sx1 - sx0, sy1 - sy0), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT)
+        strength = np.float32(max(0.12, 0.4 - 0.003 * lift))
+        if sigma > 2.5:  # a wide blur is as good at half size, and four times cheaper
+            small = cv2.resize(shadow, ((sx1 - sx0 + 1) // 2, (sy1 - sy0 + 1) // 2), interpolation=cv2.INTER_AREA)
+            shadow = cv2.resize(cv2.GaussianBlur(small, (0, 0), sigma / 2), (sx1 - sx0, sy1 - sy0), interpolation=cv2.INTER_LINEAR) * strength
+        else:
+            shadow = cv2.GaussianBlur(shadow, (0, 0), sigma) * strength
+        darken(self.work, (sx0, sy0, sx1, sy1), shadow)
+        blend_into(self.work, box, colour, alpha)
+        self._dirty.append((sx0, sy0, sx1, sy1))
+
+    def _lay_hand(self, hand, velocity: tuple[float, float]) -> None:
+        patch = draw_hand_patch(self.geometry, self._hand_shape(hand), self.styles[hand.player], _seed("hand", self.seed, hand.player, hand.hand))
+        if patch is not None:
+            self._lay(patch, hand.lift + 20, velocity)
+
+    def _hand_shape(self, hand) -> HandShape:
+        return hand_shape(hand, shoulder_point(self.layout, hand.player, hand.hand), self.styles[hand.player])
+
+    # ------------------------------------------------------------------ frames
+
+    def state(self, frame_index: int) -> SceneState:
+        return self.scene.state(frame_index / self.fps)
+
+    def render(self, frame_index: int) -> tuple[np.ndarray, dict]:
+        """The camera image (BGR uint8) of frame `frame_index` and its labels."""
+        t = frame_index / self.fps
+        state = self.scene.state(t)
+        earlier = self.scene.state(t - SHUTTER / self.fps)
+        if state.version != self._settled_version:
+            self._rebuild_settled(state)
+            self._settled_version = state.version
+        else:
+            for x0, y0, x1, y1 in self._dirty:
+                self.work[y0:y1, x0:x1] = self.settled[y0:y1, x0:x1]
+            self._dirty = []
+        before_cards = {str(m.card): m.pose for m in earlier.moving}
+        for moving in sorted(state.moving, key=lambda m: m.lift):
+            patch = self._card_patch(moving)
+            if patch is None:
+                continue
+            previous = before_cards.get(str(moving.card), moving.pose)
+            velocity = ((moving.pose.x - previous.x) * self.fps / SHUTTER, (moving.pose.y - previous.y) * self.fps / SHUTTER)
+            self._lay(patch, moving.lift, velocity)
+        before_hands = {(h.player, h.hand): h for h in earlier.hands}
+        shapes = []
+        for hand in state.hands:
+            shapes.append((hand, self._hand_shape(hand)))
+            if hand.resting:
+                continue
+            previous = before_hands.get((hand.player, hand.hand), hand)
+            velocity = ((hand.x - previous.x) * self.fps / SHUTTER, (hand.y - previous.y) * self.fps / SHUTTER)
+            self._lay_hand(hand, velocity)
+        view = cv2.remap(self.work, self.map_fixed, self.map_fraction, cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT, borderValue=self.floor)
+        image = apply_look(view, self.look, t, frame_index)
+        return image, self.labels(state, shapes, frame_index)
+
+    # ------------------------------------------------------------------ labels
+
+    def labels(self, state: SceneState, shapes: list[tuple[object, HandShape]], frame_index: int) -> dict:
+        """Every card drawn this frame (outline, corner-index boxes, identity, occlusion) and every hand."""
+        lg = self._label_geometry
+        ids = np.zeros((lg.height, lg.width), np.uint16)
+        drawn = all_table_cards(state)
+        flips = [max(getattr(card, "flip", 1.0), 0.02) for _, card in drawn]
+        outlines = [card_outline(card.pose, flip) for (_, card), flip in zip(drawn, flips)]
+        for k, outline in enumerate(outlines, start=1):
+            cv2.fillConvexPoly(ids, lg.to_fixed(outline), k, cv2.LINE_8, 4)
+        hulls = []
+        for _, shape in shapes:
+            for start, end, width in shape.arm + shape.fingers:
+                direction = (end - start) / max(1e-6, np.linalg.norm(end - start))
+                normal = np.array([-direction[1], direction[0]]) * width / 2
+                quad = np.array([start + normal, end + normal, end - normal, start - normal])
+                cv2.fillConvexPoly(ids, lg.to_fixed(quad), _HAND_ID, cv2.LINE_8, 4)
+            hull = cv2.convexHull(shape.outline_points().astype(np.float32)).reshape(-1, 2).astype(np.float64)
+            cv2.fillConvexPoly(ids, lg.to_fixed(hull), _HAND_ID, cv2.LINE_8, 4)
+            hulls.append(hull)
+        counts = np.bincount(ids.ravel(), minlength=len(drawn) + 1)
+        face_up = [bool(card.face_up) and flip > 0.5 for (_, card), flip in zip(drawn, flips)]
+        boxes = [self._index_box_corners(card.pose, flip) for (_, card), flip, up in zip(drawn, flips, face_up) if up]
+        # one projection for every point of the frame
+        pieces = outlines + [corners for pair in boxes for corners in pair] + hulls
+        projected = self.camera.project(np.concatenate(pieces)) if pieces else np.zeros((0, 2))
+        cursor = 0
+        quads = []
+        for _ in outlines:
+            quads.append(projected[cursor: cursor + 4])
+            cursor += 4
+        index_px = []
+        for _ in boxes:
+            index_px.append((projected[cursor: cursor + 4], projected[cursor + 4: cursor + 8]))
+            cursor += 8
+        hull_px = []
+        for hull in hulls:
+            hull_px.append(projected[cursor: cursor + len(hull)])
+            cursor += len(hull)
+        cards_out = []
+        box_number = 0
+        for k, ((place, card), outline, quad, up) in enumerate(zip(drawn, outlines, quads, face_up), start=1):
+            area = abs(float(np.cross(outline[2] - outline[0], outline[3] - outline[1]))) / 2  # mm^2 = px at 1 px/mm
+            visible = float(counts[k]) / max(area, 1.0)
+            entry = {
+                "card": str(card.card),
+                "face_up": up,
+                "place": str(place) if place is not None else "moving",
+                "quad": np.round(quad, 2).tolist(),
+                "occlusion": round(float(min(1.0, max(0.0, 1.0 - visible))), 3),
+            }
+            if up:
+                entry["index_boxes"] = [
+                    {"box": _bounds(px), "visible": _visible_fraction(ids, lg, table, k)}
+                    for table, px in zip(boxes[box_number], index_px[box_number])
+                ]
+                box_number += 1
+            cards_out.append(entry)
+        hands_out = [{"player": hand.player, "hand": hand.hand, "box": _bounds(px), "polygon": np.round(px, 2).tolist()}
+                     for (hand, _), px in zip(shapes, hull_px)]
+        return {"frame": frame_index, "t": round(frame_index / self.fps, 6), "cards": cards_out, "hands": hands_out}
+
+    def _index_box_corners(self, pose: Pose, flip: float) -> tuple[np.ndarray, np.ndarray]:
+        """The two corner-index boxes of a face-up card, as quads in the table frame."""
+        x0, y0, x1, y1 = faces.index_box_mm(self.design)
+        w, h = faces.CARD_WIDTH_MM, faces.CARD_HEIGHT_MM
+        a = math.radians(pose.angle)
+        right = np.array([math.cos(a), math.sin(a)]) * flip
+        down = np.array([math.sin(a), -math.cos(a)])
+        centre = np.array([pose.x, pose.y])
+        out = []
+        for corners in (((x0, y0), (x1, y0), (x1, y1), (x0, y1)), ((w - x1, h - y1), (w - x0, h - y1), (w - x0, h - y0), (w - x1, h - y0))):
+            uv = np.array(corners) - np.array([w / 2, h / 2])
+            out.append(centre + uv[:, :1] * right + uv[:, 1:] * down)
+        return out[0], out[1]
+
+
+_GRID = np.linspace(0.1, 0.9, 5)
+_GRID_I, _GRID_J = [a.ravel() for a in np.meshgrid(_GRID, _GRID)]
+
+
+def _bounds(px: np.ndarray) -> list[float]:
+    return [round(float(px[:, 0].min()), 2), round(float(px[:, 1].min()), 2), round(float(px[:, 0].max()), 2), round(float(px[:, 1].max()), 2)]
+
+
+def _visible_fraction(ids: np.ndarray, geometry: CanvasGeometry, quad: np.ndarray, k: int) -> float:
+    """Share of a 5x5 grid of points inside `quad` (table mm) where card k is on top in the id buffer."""
+    grid = quad[0] + np.outer(_GRID_I, quad[1] - quad[0]) + np.outer(_GRID_J, quad[3] - quad[0])
+    cells = np.round(geometry.to_px(grid)).astype(int)
+    inside = (cells[:, 0] >= 0) & (cells[:, 0] < geometry.width) & (cells[:, 1] >= 0) & (cells[:, 1] < geometry.height)
+    seen = np.zeros(len(cells), bool)
+    seen[inside] = ids[cells[inside, 1], cells[inside, 0]] == k
+    return round(float(seen.mean()), 2)

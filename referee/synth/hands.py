@@ -1,0 +1,163 @@
+"""Hands and arms reaching in from a player's side of the table, drawn top-down onto the canvas.
+
+An arm runs from the shoulder (beyond the player's edge) through a bent elbow to the wrist; the hand is
+a palm with four fingers and a thumb, curled round a card when gripping, flat and spread when slapping.
+Skin tone and sleeve vary per player. Everything is drawn into a small patch (colour + alpha) that the
+renderer shades, blurs for motion and lays onto the canvas with a shadow.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from referee.synth.canvas import CanvasGeometry
+from referee.synth.scene import HandPose
+from referee.table.layout import TableLayout
+
+SKIN_TONES: tuple[tuple[int, int, int], ...] = (
+    (176, 196, 232), (150, 178, 224), (128, 160, 212), (105, 140, 196), (80, 112, 166), (58, 84, 128), (45, 62, 96),
+)
+SLEEVE_COLOURS: tuple[tuple[int, int, int], ...] = (
+    (40, 40, 40), (120, 60, 20), (30, 30, 140), (200, 200, 200), (60, 100, 60), (90, 90, 90), (150, 110, 70), (30, 60, 110),
+)
+
+
+@dataclass(frozen=True)
+class ArmStyle:
+    skin: tuple[int, int, int]
+    sleeve: tuple[int, int, int]
+    sleeve_reach: float   # 0.3 short sleeve .. 0.95 long sleeve down to the wrist
+    size: float           # 0.9 .. 1.1 times an average adult hand
+
+
+def random_style(rng: np.random.Generator) -> ArmStyle:
+    return ArmStyle(
+        skin=SKIN_TONES[int(rng.integers(len(SKIN_TONES)))],
+        sleeve=SLEEVE_COLOURS[int(rng.integers(len(SLEEVE_COLOURS)))],
+        sleeve_reach=float(rng.choice([0.35, 0.8, 0.9])),
+        size=float(rng.uniform(0.9, 1.1)),
+    )
+
+
+def shoulder_point(layout: TableLayout, player: str, hand: str) -> np.ndarray:
+    """A seated player's shoulder, beyond their edge; "main" is the right hand."""
+    side = 1.0 if hand == "main" else -1.0
+    if player == "A":
+        return np.array([layout.width / 2 + side * 190, -430.0])
+    return np.array([layout.width / 2 - side * 190, layout.height + 430.0])
+
+
+@dataclass(frozen=True)
+class HandShape:
+    """The hand's outline pieces, in table mm, for drawing and for labels."""
+
+    arm: list[tuple[np.ndarray, np.ndarray, float]]   # (from, to, width) segments
+    sleeve: list[tuple[np.ndarray, np.ndarray, float]]
+    palm: tuple[np.ndarray, float, float, float]       # centre, half-length, half-width, angle (deg)
+    fingers: list[tuple[np.ndarray, np.ndarray, float]]
+
+    def outline_points(self) -> np.ndarray:
+        """Points spanning the hand (palm and fingers, not the arm): their hull is the hand's label polygon."""
+        centre, half_length, half_width, angle = self.palm
+        a = math.radians(angle)
+        along, across = np.array([math.cos(a), math.sin(a)]), np.array([-math.sin(a), math.cos(a)])
+        points = [centre + along * half_length * s + across * half_width * c for s, c in ((1, 1), (1, -1), (-1, 1), (-1, -1))]
+        for start, end, width in self.fingers:
+            points += [start, end + (end - start) / max(1e-6, np.linalg.norm(end - start)) * width / 2]
+        return np.array(points)
+
+
+def hand_shape(pose: HandPose, shoulder: np.ndarray, style: ArmStyle) -> HandShape:
+    palm_centre = np.array([pose.x, pose.y])
+    reach = palm_centre - shoulder
+    length = float(np.linalg.norm(reach))
+    direction = reach / max(1e-6, length)
+    normal = np.array([-direction[1], direction[0]])
+    k = style.size
+    wrist = palm_centre - direction * 50 * k
+    # the elbow bends outwards, more when the hand is close to the body
+    bend = max(0.0, 330.0 - length * 0.45)
+    outward = 1.0 if (pose.hand == "main") == (pose.player == "A") else -1.0
+    elbow = shoulder + (wrist - shoulder) * 0.5 + normal * outward * bend * 0.5
+    arm = [(shoulder, elbow, 105 * k), (elbow, wrist, 78 * k)]
+    sleeve_end = shoulder + (elbow - shoulder) * min(1.0, style.sleeve_reach * 2)
+    sleeve = [(shoulder, sleeve_end, 118 * k)]
+    if style.sleeve_reach > 0.5:
+        sleeve.append((elbow, elbow + (wrist - elbow) * ((style.sleeve_reach - 0.5) * 2), 92 * k))
+    angle = math.degrees(math.atan2(direction[1], direction[0]))
+    palm = (palm_centre, 48 * k, 42 * k, angle)
+    fingers = []
+    finger_length = (72 if pose.open else 42) * k
+    spread = 0.16 if pose.open else 0.05
+    # the thumb is on the inside of the hand: left of a right hand seen from above along its direction
+    thumb_side = 1.0 if (pose.hand == "main") == (pose.player == "A") else -1.0
+    thumb_side = thumb_side if pose.player == "A" else -thumb_side
+    for i, offset in enumerate((-1.5, -0.5, 0.5, 1.5)):
+        root = palm_centre + direction * 40 * k + normal * offset * 19 * k
+        turn = offset * spread
+        finger_direction = direction * math.cos(turn) + normal * math.sin(turn)
+        scale = (0.85, 1.0, 0.97, 0.8)[i if thumb_side > 0 else 3 - i]
+        fingers.append((root, root + finger_direction * finger_length * scale, 18 * k))
+    thumb_root = palm_centre + normal * thumb_side * 35 * k - direction * 10 * k
+    thumb_angle = (0.9 if pose.open else 0.6) * thumb_side
+    thumb_direction = direction * math.cos(thumb_angle) + normal * math.sin(thumb_angle)
+    fingers.append((thumb_root, thumb_root + thumb_direction * 52 * k, 22 * k))
+    return HandShape(arm, sleeve, palm, fingers)
+
+
+def _thick_line(image: np.ndarray, geometry: CanvasGeometry, offset: np.ndarray, start: np.ndarray, end: np.ndarray, width_mm: float, value) -> None:
+    a = geometry.to_px(start) - offset
+    b = geometry.to_px(end) - offset
+    thickness = max(1, int(round(width_mm * geometry.px_per_mm)))
+    cv2.line(image, tuple(int(round(v)) for v in a), tuple(int(round(v)) for v in b), value, thickness, cv2.LINE_AA)
+
+
+def draw_hand_patch(geometry: CanvasGeometry, shape: HandShape, style: ArmStyle, rng_seed: int) -> tuple[tuple[int, int, int, int], np.ndarray, np.ndarray] | None:
+    """The hand and arm drawn into a patch: (canvas box, colour float32 (h,w,3), alpha float32 (h,w)).
+
+    The patch is drawn at half the canvas resolution (limbs have no fine detail, and a hand in motion is
+    blurred anyway): the caller scales it up to the box."""
+    points = [p for segment in shape.arm + shape.fingers for p in segment[:2]]
+    points.append(shape.palm[0])
+    box = geometry.box(np.array(points), pad_mm=62.0)
+    if box is None:
+        return None
+    x0, y0, x1, y1 = box
+    half = CanvasGeometry(geometry.origin, geometry.px_per_mm / 2, (geometry.width + 1) // 2, (geometry.height + 1) // 2)
+    # the half-size patch's pixel (0, 0) sits on the box's corner
+    offset = (np.array([x0, y0], np.float64) + 0.5) / 2 - 0.5
+    h, w = max(1, (y1 - y0) // 2), max(1, (x1 - x0) // 2)
+    geometry = half
+    skin_mask = np.zeros((h, w), np.uint8)
+    sleeve_mask = np.zeros((h, w), np.uint8)
+    for start, end, width in shape.arm:
+        _thick_line(skin_mask, geometry, offset, start, end, width, 255)
+    centre, half_length, half_width, angle = shape.palm
+    c = geometry.to_px(centre) - offset
+    cv2.ellipse(skin_mask, (int(round(c[0])), int(round(c[1]))),
+                (int(round(half_length * geometry.px_per_mm)), int(round(half_width * geometry.px_per_mm))), angle, 0, 360, 255, -1, cv2.LINE_AA)
+    for start, end, width in shape.fingers:
+        _thick_line(skin_mask, geometry, offset, start, end, width, 255)
+    for start, end, width in shape.sleeve:
+        _thick_line(sleeve_mask, geometry, offset, start, end, width, 255)
+    skin_alpha = skin_mask.astype(np.float32) / 255.0
+    sleeve_alpha = sleeve_mask.astype(np.float32) / 255.0
+    alpha = np.maximum(skin_alpha, sleeve_alpha)
+    # rounded limbs: darker towards the outline, lighter along the middle
+    sigma = max(1.0, 9.0 * geometry.px_per_mm)
+    small = cv2.resize(alpha, (max(1, w // 4), max(1, h // 4)), interpolation=cv2.INTER_AREA)
+    roundness = cv2.resize(cv2.GaussianBlur(small, (0, 0), sigma / 4), (w, h), interpolation=cv2.INTER_LINEAR)
+    shading = 0.62 + 0.48 * np.clip(roundness, 0, 1)
+    rng = np.random.default_rng(rng_seed)
+    folds = cv2.resize(rng.normal(0, 1, (max(2, h // 24), max(2, w // 24))).astype(np.float32), (w, h), interpolation=cv2.INTER_CUBIC)
+    colour = np.empty((h, w, 3), np.float32)
+    skin = np.array(style.skin, np.float32)
+    sleeve = np.array(style.sleeve, np.float32)
+    colour[:] = skin
+    colour = colour * (1 - sleeve_alpha[..., None]) + sleeve * (1 + 0.12 * folds[..., None]) * sleeve_alpha[..., None]
+    colour *= shading[..., None]
+    return box, np.clip(colour, 0, 255), alpha

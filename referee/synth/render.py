@@ -1,0 +1,146 @@
+"""`render_game`: a GameScript to a video of a real-looking table, with its exact truth.
+
+Writes into out_dir:
+- video.mp4         the camera's view (H.264 where this OpenCV has it, else MPEG-4 part 2)
+- truth.jsonl       the script's true event log (INTERFACE.md schema), cut at `seconds`; an event's `frame`
+                    is the first frame at or after its `t`
+- corners.json      {"play_area_corners_px": [[x, y] x 4]} in INTERFACE.md order, plus the camera
+- labels.jsonl      one line per frame: every card drawn (outline quad px, corner-index boxes, identity,
+                    face up or not, its place, occlusion fraction) and every hand (box, polygon)
+- contact_sheet.png 12 frames spread over the video
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import pathlib
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from referee.errors import RefereeError
+from referee.rules.events import Event
+from referee.sim.script import GameScript
+from referee.synth.camera import Camera, image_size
+from referee.synth.frames import TableRenderer
+from referee.table.layout import TableLayout
+
+
+class RenderError(RefereeError):
+    """The synthetic table cannot write its output (folder not writable, no video encoder)."""
+
+
+@dataclass(frozen=True)
+class RenderResult:
+    out_dir: pathlib.Path
+    video: pathlib.Path
+    truth: pathlib.Path
+    corners: pathlib.Path
+    labels: pathlib.Path
+    contact_sheet: pathlib.Path
+    frames: int
+    fps: int
+    size: tuple[int, int]
+    design: str
+    codec: str
+
+
+def first_frame_at(t: float, fps: int) -> int:
+    """Index of the first frame whose time (index / fps) is at or after t."""
+    return max(0, int(math.ceil(t * fps - 1e-9)))
+
+
+def truth_events(script: GameScript, fps: int, frames: int) -> list[Event]:
+    """The script's truth with frames filled in, keeping only what happens within the rendered frames."""
+    out = []
+    for event in sorted(script.truth, key=lambda e: e.t):
+        frame = first_frame_at(event.t, fps)
+        if frame < frames:
+            out.append(event.with_frame(frame))
+    return out
+
+
+def _open_writer(path: pathlib.Path, fps: int, size: tuple[int, int]) -> tuple[cv2.VideoWriter, str]:
+    for codec in ("avc1", "mp4v"):
+        writer = cv2.VideoWriter(str(path), cv2.VideoWriter_fourcc(*codec), float(fps), size)
+        if writer.isOpened():
+            return writer, codec
+        writer.release()
+    raise RenderError(f"cannot write {path}: this OpenCV has neither an H.264 nor an MPEG-4 encoder; install opencv-python-headless from PyPI")
+
+
+def contact_sheet(images: list[np.ndarray], captions: list[str], columns: int = 4, width: int = 400) -> np.ndarray:
+    tiles = []
+    for image, caption in zip(images, captions):
+        height = int(round(image.shape[0] * width / image.shape[1]))
+        tile = cv2.resize(image, (width, height), interpolation=cv2.INTER_AREA)
+        cv2.putText(tile, caption, (6, 18), cv2.FONT_HERSHEY_SIMPLEX, 0.5, (0, 0, 0), 3, cv2.LINE_AA)
+        cv2.putText(tile, caption, (6, 18), cv2.FONT_HERSHEY_SIMPLEX, 0.5, (255, 255, 255), 1, cv2.LINE_AA)
+        tiles.append(tile)
+    while len(tiles) % columns:
+        tiles.append(np.zeros_like(tiles[0]))
+    rows = [np.hstack(tiles[i: i + columns]) for i in range(0, len(tiles), columns)]
+    return np.vstack(rows)
+
+
+def render_game(script: GameScript, out_dir: pathlib.Path, *, fps: int = 30, size: str = "720p",
+                seconds: float | None = None, seed: int = 0, layout: TableLayout | None = None,
+                camera: Camera | None = None, design: str | None = None, sheet_frames: int = 12) -> RenderResult:
+    """Renders `script` (its first `seconds`, or all of it) as seen by a random camera drawn from `seed`."""
+    if fps not in (15, 24, 25, 30, 50, 60):
+        raise RenderError(f"fps must be one of 15, 24, 25, 30, 50, 60; got {fps}")
+    try:
+        image_size(size)
+    except ValueError as error:
+        raise RenderError(str(error)) from None
+    out_dir = pathlib.Path(out_dir)
+    try:
+        out_dir.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        raise RenderError(f"cannot create output folder {out_dir}: {error.strerror or error}") from None
+    duration = script.duration if seconds is None else min(float(seconds), script.duration)
+    if duration <= 0:
+        raise RenderError(f"nothing to render: the game lasts {script.duration:.2f} s and --seconds is {seconds}")
+    frames = max(1, int(math.floor(duration * fps + 1e-9)))
+    renderer = TableRenderer(script, size=size, fps=fps, seed=seed, layout=layout, camera=camera, design=design)
+    width, height = renderer.camera.width, renderer.camera.height
+    layout = renderer.layout
+
+    paths = {name: out_dir / name for name in ("video.mp4", "truth.jsonl", "corners.json", "labels.jsonl", "contact_sheet.png")}
+    with open(paths["truth.jsonl"], "w", encoding="utf-8") as handle:
+        for event in truth_events(script, fps, frames):
+            handle.write(event.to_json() + "\n")
+    corners = {
+        "play_area_corners_px": renderer.camera.corners_px(layout),
+        "image_size": [width, height],
+        "fps": fps,
+        "area_mm": [layout.width, layout.height],
+        "camera": {
+            "height_mm": round(renderer.camera.pose.height, 3), "tilt_deg": round(renderer.camera.pose.tilt, 3),
+            "heading_deg": round(renderer.camera.pose.heading, 3), "focal_px": round(renderer.camera.focal, 3),
+            "k1": round(renderer.camera.pose.k1, 5), "k2": round(renderer.camera.pose.k2, 5),
+        },
+        "design": renderer.design,
+        "back": renderer.back_design,
+    }
+    paths["corners.json"].write_text(json.dumps(corners, indent=1) + "\n", encoding="utf-8")
+
+    writer, codec = _open_writer(paths["video.mp4"], fps, (width, height))
+    sheet_at = set(np.linspace(0, frames - 1, min(sheet_frames, frames)).round().astype(int).tolist())
+    sheet_images, captions = [], []
+    try:
+        with open(paths["labels.jsonl"], "w", encoding="utf-8") as labels:
+            for index in range(frames):
+                image, label = renderer.render(index)
+                writer.write(image)
+                labels.write(json.dumps(label, separators=(",", ":")) + "\n")
+                if index in sheet_at:
+                    sheet_images.append(image)
+                    captions.append(f"seed {seed}  frame {index}  t={index / fps:.1f}s")
+    finally:
+        writer.release()
+    cv2.imwrite(str(paths["contact_sheet.png"]), contact_sheet(sheet_images, captions))
+    return RenderResult(out_dir, paths["video.mp4"], paths["truth.jsonl"], paths["corners.json"], paths["labels.jsonl"],
+                        paths["contact_sheet.png"], frames, fps, (width, height), renderer.design, codec)

@@ -160,7 +160,8 @@ class Calibration:
             raise CalibrationError(f"the play area must be positive, got {area[0]:g} x {area[1]:g} mm: give --area like 800x600")
         ideal = corners if lens is None else lens.undistort_points(corners)
         homography = fit_homography(np.array(layout.corners()), ideal)
-        return cls(homography=homography, area_mm=(layout.width, layout.height), image_size=image_size, fps=fps, lens=lens, method="corners", **extra)
+        extra.setdefault("method", "corners")
+        return cls(homography=homography, area_mm=(layout.width, layout.height), image_size=image_size, fps=fps, lens=lens, **extra)
 
     # ----- file -----------------------------------------------------------------------------
     def to_dict(self) -> dict:
@@ -220,7 +221,7 @@ class Calibration:
         lens = LensModel.from_dict(data["lens"], where=f"{where} lens") if data.get("lens") else None
         markers = (data.get("markers") or {}).get("corners_px") or {}
         extra = dict(
-            method=str(data.get("method", "markers")),
+            method=str(data.get("method", "markers" if data.get("homography_table_mm_to_image_px") is not None else "corners")),
             marker_corners_px={int(k): np.array(v, np.float64) for k, v in markers.items()},
             quality=data.get("quality"),
             source=data.get("source") or {},

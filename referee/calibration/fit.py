@@ -144,10 +144,11 @@ def check_convex_quadrilateral(points: np.ndarray, *, what: str = "the play-area
     turns = edges[:, 0] * np.roll(edges, -1, axis=0)[:, 1] - edges[:, 1] * np.roll(edges, -1, axis=0)[:, 0]
     area = 0.5 * abs(float(np.sum(points[:, 0] * np.roll(points[:, 1], -1) - np.roll(points[:, 0], -1) * points[:, 1])))
     shown = "; ".join(f"{x:g},{y:g}" for x, y in points)
-    if area < 100.0:
-        raise CalibrationError(f"{what} ({shown}) enclose almost no area ({area:.0f} px²): give four distinct corners of the play area")
-    if not (np.all(turns > 0) or np.all(turns < 0)):
+    degenerate = float(np.max(np.abs(turns))) <= 1e-9 * max(1.0, float(np.max(np.abs(edges))) ** 2)  # collinear or coincident
+    if not degenerate and not (np.all(turns > 0) or np.all(turns < 0)):
         raise CalibrationError(
             f"{what} ({shown}) do not form a convex quadrilateral: give them in order (0,0), (W,0), (W,H), (0,H) "
             "going round the play area, not crossing it"
         )
+    if area < 100.0:
+        raise CalibrationError(f"{what} ({shown}) enclose almost no area ({area:.0f} px²): give four distinct corners of the play area")

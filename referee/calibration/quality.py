@@ -29,9 +29,10 @@ if TYPE_CHECKING:
 REPROJECTION_WARN_MM = 1.5
 REPROJECTION_FATAL_MM = 4.0
 #: pixels per mm of a card at the worst place (the edge farthest from the camera). A card index is
-#: about 6 mm tall: at 1.4 px/mm it is ~8 px, the least the card recogniser reads reliably; below
-#: 0.7 px/mm (~4 px) suits cannot be told apart. Raise to demand a closer camera / higher resolution.
-PX_PER_MM_GOOD = 1.4
+#: about 6 mm tall: at 1.2 px/mm it is ~7 px, about the least a recogniser reads reliably; below
+#: 0.7 px/mm (~4 px) suits cannot be told apart. An 800 x 600 mm area filling a 1080p frame from
+#: straight above gives ~1.5 px/mm, 720p ~1.0. Raise to demand a closer camera / higher resolution.
+PX_PER_MM_GOOD = 1.2
 PX_PER_MM_FATAL = 0.7
 #: focus: blur (Gaussian sigma, px) estimated from the markers' edges. Sharp prints read ~0.5-1 px.
 #: Above WARN card indices smear; above FATAL they are unreadable.
@@ -225,7 +226,7 @@ def assess(
         notes.append("corners given by hand: placement accuracy cannot be measured; markers would also correct lens distortion")
 
     px_per_mm, where, card_px = worst_card_resolution(calibration)
-    fix = "move the camera closer, zoom in, or use a higher resolution (1080p)"
+    fix = "move the camera closer or zoom in" + (", or use a higher resolution (1080p)" if calibration.image_size[1] < 1000 else "")
     if px_per_mm < PX_PER_MM_FATAL:
         findings.append(Finding("fatal", f"{px_per_mm:.2f} px/mm at {where}: a card is only {card_px[0]:.0f} x {card_px[1]:.0f} px and cannot be read; {fix}"))
     elif px_per_mm < PX_PER_MM_GOOD:

@@ -217,3 +217,43 @@ def play_area_grid(area: tuple[float, float] = (800.0, 600.0), step_mm: float = 
     ys = np.linspace(0, height, int(round(height / step_mm)) + 1)
     gx, gy = np.meshgrid(xs, ys)
     return np.stack([gx.ravel(), gy.ravel()], -1)
+
+
+def board_texture(*, seed: int = 0) -> tuple[TableTexture, tuple[float, float]]:
+    """The ChArUco lens board lying on a table, its top-left square at table (0, H_board)."""
+    from referee.calibration.charuco import board_size_mm, charuco_board
+
+    width, height = board_size_mm()
+    texture = table_texture(area=(width, height), seed=seed, markers=(), cards=False)
+    ppm = texture.px_per_mm
+    margin = 8.0
+    u0, v0 = texture.to_texture_px(np.array(-margin), np.array(height + margin))
+    u1, v1 = texture.to_texture_px(np.array(width + margin), np.array(-margin))
+    cv2.rectangle(texture.image, (int(u0), int(v0)), (int(u1) + 1, int(v1) + 1), (240, 240, 240), -1)
+    board = charuco_board().generateImage((int(round(width * ppm)), int(round(height * ppm))), marginSize=0, borderBits=1)
+    u = int(round((0 - texture.x_min) * ppm))
+    v = int(round((texture.y_max - height) * ppm))
+    texture.image[v : v + board.shape[0], u : u + board.shape[1]] = np.where(board[..., None] > 127, 240, 20).astype(np.uint8)
+    return texture, (width, height)
+
+
+def board_views(distortion: tuple[float, ...], *, image_size: tuple[int, int] = (1280, 720), count: int = 12, seed: int = 0) -> tuple[list[np.ndarray], "PinholeCamera"]:
+    """`count` views of the lens board from varied poses through one lens; returns (frames, a camera of that lens)."""
+    texture, area = board_texture(seed=seed)
+    rng = np.random.default_rng(seed)
+    frames = []
+    reference = PinholeCamera.looking_at_table(area=area, image_size=image_size, height_mm=500, tilt_deg=0, distortion=distortion, fill=0.9)
+    for index in range(count):
+        camera = PinholeCamera.looking_at_table(
+            area=area,
+            image_size=image_size,
+            height_mm=float(rng.uniform(350, 650)),
+            tilt_deg=float(rng.uniform(5, 40)),
+            heading_deg=float(rng.uniform(-180, 180)),
+            distortion=distortion,
+            target_offset_mm=(float(rng.uniform(-60, 60)), float(rng.uniform(-60, 60))),
+        )
+        # One lens for all views: keep the reference focal length, vary the pose only.
+        camera = PinholeCamera(reference.camera_matrix, camera.distortion, camera.rvec, camera.tvec, image_size)
+        frames.append(camera.render(texture, seed=index))
+    return frames, reference

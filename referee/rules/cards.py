@@ -76,6 +76,12 @@ _ADJACENT_RANKS = frozenset(
 )
 
 
+#: the two ranks next to each rank: NEIGHBOURS["A"] == {"K", "2"}
+NEIGHBOURS: dict[str, frozenset[str]] = {
+    rank: frozenset(other for other in RANKS if (rank, other) in _ADJACENT_RANKS) for rank in RANKS
+}
+
+
 def ranks_adjacent(first: str, second: str) -> bool:
     """True when the ranks are one apart on the cycle 2-3-...-K-A-2 (K and 2 are not adjacent)."""
     if (first, second) in _ADJACENT_RANKS:

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from enum import Enum
 from typing import Mapping
 
-from referee.rules.cards import Card, can_play_on
+from referee.rules.cards import NEIGHBOURS, Card
 
 PLAYERS = ("A", "B")
 
@@ -92,7 +92,11 @@ class PlayerTable:
 
 
 def any_play(players: Mapping[str, PlayerTable], pile_tops: list[Card]) -> bool:
-    return any(can_play_on(card, top) for player in players.values() for card in player.visible_tops() for top in pile_tops)
+    """Whether any face-up stock top of either player is adjacent to any of the pile tops."""
+    wanted = set()
+    for top in pile_tops:
+        wanted |= NEIGHBOURS[top.rank]
+    return any(stock.top is not None and stock.top.rank in wanted for player in players.values() for stock in player.stocks)
 
 
 # ---- the read-only snapshot -------------------------------------------------------------------------

@@ -6,7 +6,7 @@ All 52 cards are always somewhere in it: stock piles, spit stacks, or spit piles
 
 from __future__ import annotations
 
-from referee.rules.cards import Card, can_play_on
+from referee.rules.cards import NEIGHBOURS, Card, can_play_on
 from referee.rules.deal import spit_cards, stock_sizes
 from referee.sim.script import RoundLayout
 
@@ -85,7 +85,16 @@ class HiddenTable:
         return [(slot, card, pile) for slot, card in self.face_up_tops(player) for pile, top in tops if not can_play_on(card, top)]
 
     def any_play(self) -> bool:
-        return any(self.plays(player) for player in PLAYERS)
+        wanted = set()
+        for index in range(self.in_use):
+            if self.piles[index]:
+                wanted |= NEIGHBOURS[self.piles[index][-1].rank]
+        for player in PLAYERS:
+            cards, face_up = self.stocks[player], self.face_up[player]
+            for slot in range(5):
+                if cards[slot] and face_up[slot] and cards[slot][-1].rank in wanted:
+                    return True
+        return False
 
     def all_cards(self) -> list[Card]:
         cards = [card for pile in self.piles for card in pile]

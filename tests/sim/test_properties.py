@@ -1,0 +1,61 @@
+"""Invariants of simulated games, over seeds and error rates Hypothesis picks."""
+
+from hypothesis import given, settings, strategies as st
+
+from referee.rules.cards import full_deck
+from referee.rules.engine import RulesEngine
+from referee.sim.config import SimConfig
+from referee.sim.game import GameSimulator, simulate_game
+from referee.sim.observe import observations_from_script
+
+DECK = sorted(full_deck(), key=str)
+
+configs = st.builds(
+    SimConfig,
+    win_rule=st.sampled_from(["standard", "scoring"]),
+    max_seconds=st.sampled_from([40.0, 150.0, 400.0]),
+    illegal_play_rate=st.sampled_from([0.0, 0.02, 0.2]),
+    take_back_rate=st.sampled_from([0.0, 0.5, 1.0]),
+    near_simultaneous_rate=st.sampled_from([0.0, 0.1, 0.5]),
+    two_hands_rate=st.sampled_from([0.0, 0.05]),
+    slow_stall_rate=st.sampled_from([0.0, 0.5]),
+)
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.integers(0, 2**31), configs)
+def test_all_52_cards_are_always_accounted_for_and_no_player_has_more_than_five_stocks(seed, config):
+    steps = []
+
+    def check(simulator: GameSimulator) -> None:
+        assert sorted(simulator.table.all_cards(), key=str) == DECK
+        for player in "AB":
+            assert len(simulator.table.stocks[player]) == 5
+        steps.append(1)
+
+    GameSimulator(seed, config, on_commit=check).run()
+    assert len(steps) > 50
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.integers(0, 2**31), configs)
+def test_every_simulated_game_ends_and_the_engine_agrees_with_its_truth(seed, config):
+    script = simulate_game(seed, config=config)
+    last = script.truth[-1]
+    assert last.type.value == "game_end" or (script.stopped_at is not None and last.type.value == "notice")
+    assert sum(1 for e in script.truth if e.type.value == "game_end") <= 1
+    engine = RulesEngine(config.rules_config())
+    for observation in observations_from_script(script):
+        engine.observe(observation)
+        for view in engine.state.players.values():
+            assert sum(1 for stock in view.stocks if stock.count > 0) <= 5
+    assert [e.to_dict() for e in engine.events] == [e.to_dict() for e in script.truth]
+
+
+@settings(max_examples=10, deadline=None)
+@given(st.integers(0, 2**31))
+def test_a_replay_is_deterministic(seed):
+    script = simulate_game(seed, config=SimConfig(max_seconds=120))
+    observations = observations_from_script(script)
+    first, second = RulesEngine(), RulesEngine()
+    assert first.observe_all(observations) == second.observe_all(observations)

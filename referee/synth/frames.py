@@ -21,7 +21,8 @@ from referee.synth.camera import Camera, random_camera
 from referee.synth.canvas import CanvasGeometry, blend_into, card_affine, card_outline, darken, draw_card, draw_markers, fill_polygon
 from referee.synth.effects import apply_look, make_look, motion_blur
 from referee.synth.hands import ArmStyle, HandShape, draw_hand_patch, hand_shape, random_style, shoulder_point
-from referee.synth.scene import MovingCard, Pose, Scene, SceneState, TableCard, all_table_cards
+from referee.sim.script import Place
+from referee.synth.scene import MovingCard, Pose, Scene, SceneState, TableCard, all_table_cards, visible_pile_cards
 from referee.synth.surfaces import table_surface
 from referee.table.layout import TableLayout
 
@@ -31,6 +32,13 @@ MAX_MARGIN_MM = 700.0
 _HAND_ID = 65535
 #: exposure time as a fraction of the frame interval (for motion blur)
 SHUTTER = 0.5
+#: the settled canvas is redrawn whole at every multiple of this frame index (see _sync_settled);
+#: frames are handed to parallel workers in chunks aligned to it
+REBUILD_EVERY = 32
+#: spacing (image px) of the grid on which the camera's pixel-to-table mapping is solved exactly
+MAP_STEP = 8
+#: how far a card's shadow reaches beyond its outline (mm)
+SHADOW_PAD_MM = 12.0
 
 
 def _seed(*parts: object) -> int:
@@ -59,7 +67,9 @@ class TableRenderer:
         self.static = self._static_canvas(rng)
         self.settled = self.static.copy()
         self.work = self.static.copy()
-        self._settled_version: object = None
+        self._signature: dict | None = None
+        self._piles: dict = {}
+        self._resting_cache: dict = {}
         self._dirty: list[tuple[int, int, int, int]] = []
         self._card_cache: dict[tuple[str, bool], tuple[np.ndarray, np.ndarray]] = {}
         self._shade_cache: dict[str, np.ndarray] = {}
@@ -103,13 +113,23 @@ class TableRenderer:
         return canvas
 
     def _maps(self) -> tuple[np.ndarray, np.ndarray]:
+        """Image pixel -> canvas pixel. The mapping is smooth, so it is solved exactly on a grid every
+        MAP_STEP pixels and interpolated between (error far below 0.01 px)."""
         camera, g = self.camera, self.geometry
-        xs, ys = np.meshgrid(np.arange(camera.width, dtype=np.float64), np.arange(camera.height, dtype=np.float64))
-        table = camera.unproject(np.column_stack([xs.ravel(), ys.ravel()]))
-        canvas = g.to_px(table)
-        map_x = canvas[:, 0].reshape(camera.height, camera.width).astype(np.float32)
-        map_y = canvas[:, 1].reshape(camera.height, camera.width).astype(np.float32)
-        return cv2.convertMaps(map_x, map_y, cv2.CV_16SC2)
+        step = MAP_STEP
+        grid_x = np.arange(0, camera.width + step, step, dtype=np.float64)
+        grid_y = np.arange(0, camera.height + step, step, dtype=np.float64)
+        xs, ys = np.meshgrid(grid_x, grid_y)
+        canvas = g.to_px(camera.unproject(np.column_stack([xs.ravel(), ys.ravel()]))).reshape(len(grid_y), len(grid_x), 2)
+        # bilinear interpolation of the grid at every pixel (pixel p lies at grid coordinate p / step)
+        column, row = np.arange(camera.width) / step, np.arange(camera.height) / step
+        c0, r0 = np.floor(column).astype(int), np.floor(row).astype(int)
+        cw, rw = (column - c0)[None, :, None], (row - r0)[:, None, None]
+        top = canvas[r0][:, c0] * (1 - cw) + canvas[r0][:, c0 + 1] * cw
+        bottom = canvas[r0 + 1][:, c0] * (1 - cw) + canvas[r0 + 1][:, c0 + 1] * cw
+        full = (top * (1 - rw) + bottom * rw).astype(np.float32)
+        maps = [np.ascontiguousarray(full[..., 0]), np.ascontiguousarray(full[..., 1])]
+        return cv2.convertMaps(maps[0], maps[1], cv2.CV_16SC2)
 
     # ------------------------------------------------------------------ cards
 
@@ -145,32 +165,74 @@ class TableRenderer:
         image, mask = self.card_images(table_card.card, table_card.face_up)
         draw_card(canvas, self.geometry, image, mask, self.card_px_per_mm, table_card.pose, shade=self.card_shade(table_card.card))
 
-    def _rebuild_settled(self, state: SceneState) -> None:
-        g = self.geometry
-        self.settled = self.static.copy()
-        cards = [card for place, card in all_table_cards(state) if place is not None]
-        if cards:
-            outlines = np.array([card_outline(c.pose) for c in cards]).reshape(-1, 2)
-            box = g.box(outlines, pad_mm=12.0)
-            if box is not None:
-                x0, y0, x1, y1 = box
-                mask = np.zeros((y1 - y0, x1 - x0), np.uint8)
-                shift = self.light * 2.0  # cards lie 1-2 mm proud of the table, with their own thickness
-                for c in cards:
-                    points = g.to_px(card_outline(c.pose) + shift) - np.array([x0, y0])
-                    cv2.fillPoly(mask, [np.round(points * 16).astype(np.int32)], 255, cv2.LINE_AA, 4)
-                shadow = cv2.GaussianBlur(mask.astype(np.float32) / 255.0, (0, 0), max(0.8, 1.5 * g.px_per_mm)) * 0.35
-                darken(self.settled, box, shadow)
-            for c in cards:
-                self._draw_table_card(self.settled, c)
-        # hands waiting at the edges do not move: they belong to the settled picture
-        self.work = self.settled
-        for hand in state.hands:
-            if hand.resting:
-                self._lay_hand(hand, (0.0, 0.0))
-        self.settled = self.work
+    def _pile_cards(self, state: SceneState) -> dict[Place, tuple[TableCard, ...]]:
+        return {place: tuple(visible_pile_cards(cards)) for place, cards in state.piles.items() if cards}
+
+    def _sync_settled(self, state: SceneState, frame_index: int) -> None:
+        """Brings the settled canvas (table + cards lying still) up to `state`, redrawing only the piles that
+        changed. Every REBUILD_EVERY frames it is redrawn whole, so a frame's pixels depend only on its index
+        and never on which frames a worker rendered before it."""
+        piles = self._pile_cards(state)
+        signature = {place: tuple((str(c.card), c.face_up, c.pose) for c in cards) for place, cards in piles.items()}
+        if self._signature is None or frame_index % REBUILD_EVERY == 0:
+            self.settled = self.static.copy()
+            self._redraw((0, 0, self.geometry.width, self.geometry.height), piles)
+        else:
+            changed = [place for place in set(signature) | set(self._signature) if signature.get(place) != self._signature.get(place)]
+            if not changed:
+                return
+            outlines = [card_outline(c.pose) for place in changed for c in self._piles.get(place, ()) + piles.get(place, ())]
+            if outlines:
+                box = self.geometry.box(np.concatenate(outlines), pad_mm=SHADOW_PAD_MM)
+                if box is not None:
+                    self._redraw(box, piles)
+        self._signature, self._piles = signature, piles
         self.work = self.settled.copy()
         self._dirty = []
+
+    def _redraw(self, box: tuple[int, int, int, int], piles: dict[Place, tuple[TableCard, ...]]) -> None:
+        """Redraws one box of the settled canvas from the bare table: shadows, then cards bottom to top."""
+        g = self.geometry
+        x0, y0, x1, y1 = box
+        region = self.static[y0:y1, x0:x1].copy()
+        sub = CanvasGeometry((g.origin[0] + x0 / g.px_per_mm, g.origin[1] + y0 / g.px_per_mm), g.px_per_mm, x1 - x0, y1 - y0)
+        cards = []
+        for place in sorted(piles, key=str):
+            for card in piles[place]:
+                if sub.box(card_outline(card.pose), pad_mm=SHADOW_PAD_MM) is not None:
+                    cards.append(card)
+        if cards:
+            mask = np.zeros((y1 - y0, x1 - x0), np.uint8)
+            shift = self.light * 2.0  # cards lie 1-2 mm proud of the table, with their own thickness
+            for card in cards:
+                fill_polygon(mask, sub, card_outline(card.pose) + shift, 255)
+            shadow = cv2.GaussianBlur(mask.astype(np.float32) / 255.0, (0, 0), max(0.8, 1.5 * g.px_per_mm)) * np.float32(0.35)
+            darken(region, (0, 0, x1 - x0, y1 - y0), shadow)
+            for card in cards:
+                image, card_mask = self.card_images(card.card, card.face_up)
+                draw_card(region, sub, image, card_mask, self.card_px_per_mm, card.pose, shade=self.card_shade(card.card))
+        self.settled[y0:y1, x0:x1] = region
+
+    def _resting_hands(self, state: SceneState) -> None:
+        """Pastes each player's hands that wait at their edge, composed once onto the bare table and kept."""
+        for player in ("A", "B"):
+            resting = tuple(h for h in state.hands if h.resting and h.player == player)
+            if not resting:
+                continue
+            key = tuple((h.player, h.hand, h.x, h.y) for h in resting)
+            if key not in self._resting_cache:
+                saved_work, saved_dirty = self.work, self._dirty
+                self.work, self._dirty = self.static.copy(), []
+                for hand in resting:
+                    self._lay_hand(hand, (0.0, 0.0))
+                boxes = np.array(self._dirty)
+                x0, y0 = boxes[:, 0].min(), boxes[:, 1].min()
+                x1, y1 = boxes[:, 2].max(), boxes[:, 3].max()
+                self._resting_cache[key] = ((x0, y0, x1, y1), self.work[y0:y1, x0:x1].copy())
+                self.work, self._dirty = saved_work, saved_dirty
+            (x0, y0, x1, y1), pixels = self._resting_cache[key]
+            self.work[y0:y1, x0:x1] = pixels
+            self._dirty.append((x0, y0, x1, y1))
 
     # ------------------------------------------------------------------ moving things
 
@@ -237,13 +299,11 @@ class TableRenderer:
         t = frame_index / self.fps
         state = self.scene.state(t)
         earlier = self.scene.state(t - SHUTTER / self.fps)
-        if state.version != self._settled_version:
-            self._rebuild_settled(state)
-            self._settled_version = state.version
-        else:
-            for x0, y0, x1, y1 in self._dirty:
-                self.work[y0:y1, x0:x1] = self.settled[y0:y1, x0:x1]
-            self._dirty = []
+        for x0, y0, x1, y1 in self._dirty:
+            self.work[y0:y1, x0:x1] = self.settled[y0:y1, x0:x1]
+        self._dirty = []
+        self._sync_settled(state, frame_index)
+        self._resting_hands(state)
         before_cards = {str(m.card): m.pose for m in earlier.moving}
         for moving in sorted(state.moving, key=lambda m: m.lift):
             patch = self._card_patch(moving)
@@ -310,11 +370,15 @@ class TableRenderer:
         for k, ((place, card), outline, quad, up) in enumerate(zip(drawn, outlines, quads, face_up), start=1):
             area = abs(float(np.cross(outline[2] - outline[0], outline[3] - outline[1]))) / 2  # mm^2 = px at 1 px/mm
             visible = float(counts[k]) / max(area, 1.0)
+            if visible < 0.002:  # buried in its pile: nothing of it can be seen
+                if up:
+                    box_number += 1
+                continue
             entry = {
                 "card": str(card.card),
                 "face_up": up,
                 "place": str(place) if place is not None else "moving",
-                "quad": np.round(quad, 2).tolist(),
+                "quad": np.round(quad, 1).tolist(),
                 "occlusion": round(float(min(1.0, max(0.0, 1.0 - visible))), 3),
             }
             if up:
@@ -324,7 +388,7 @@ class TableRenderer:
                 ]
                 box_number += 1
             cards_out.append(entry)
-        hands_out = [{"player": hand.player, "hand": hand.hand, "box": _bounds(px), "polygon": np.round(px, 2).tolist()}
+        hands_out = [{"player": hand.player, "hand": hand.hand, "box": _bounds(px), "polygon": np.round(px, 1).tolist()}
                      for (hand, _), px in zip(shapes, hull_px)]
         return {"frame": frame_index, "t": round(frame_index / self.fps, 6), "cards": cards_out, "hands": hands_out}
 
@@ -348,7 +412,7 @@ _GRID_I, _GRID_J = [a.ravel() for a in np.meshgrid(_GRID, _GRID)]
 
 
 def _bounds(px: np.ndarray) -> list[float]:
-    return [round(float(px[:, 0].min()), 2), round(float(px[:, 1].min()), 2), round(float(px[:, 0].max()), 2), round(float(px[:, 1].max()), 2)]
+    return [round(float(px[:, 0].min()), 1), round(float(px[:, 1].min()), 1), round(float(px[:, 0].max()), 1), round(float(px[:, 1].max()), 1)]
 
 
 def _visible_fraction(ids: np.ndarray, geometry: CanvasGeometry, quad: np.ndarray, k: int) -> float:

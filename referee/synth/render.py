@@ -12,10 +12,17 @@ Writes into out_dir:
 
 from __future__ import annotations
 
+import collections
+import concurrent.futures
+import functools
 import json
+import multiprocessing
 import math
+import os
 import pathlib
+import tempfile
 from dataclasses import dataclass
+from typing import Iterator
 
 import cv2
 import numpy as np
@@ -24,7 +31,7 @@ from referee.errors import RefereeError
 from referee.rules.events import Event
 from referee.sim.script import GameScript
 from referee.synth.camera import Camera, image_size
-from referee.synth.frames import TableRenderer
+from referee.synth.frames import REBUILD_EVERY, TableRenderer
 from referee.table.layout import TableLayout
 
 
@@ -62,8 +69,28 @@ def truth_events(script: GameScript, fps: int, frames: int) -> list[Event]:
     return out
 
 
+@functools.lru_cache(maxsize=1)
+def _h264_available() -> bool:
+    """Whether this OpenCV build can write H.264 (probed once on a scratch file, FFmpeg's complaints muted)."""
+    with tempfile.TemporaryDirectory() as folder:
+        saved = os.dup(2)
+        try:
+            with open(os.devnull, "w") as null:
+                os.dup2(null.fileno(), 2)
+                writer = cv2.VideoWriter(os.path.join(folder, "probe.mp4"), cv2.VideoWriter_fourcc(*"avc1"), 30.0, (64, 64))
+                opened = writer.isOpened()
+                if opened:
+                    writer.write(np.zeros((64, 64, 3), np.uint8))
+                writer.release()
+        finally:
+            os.dup2(saved, 2)
+            os.close(saved)
+    return opened
+
+
 def _open_writer(path: pathlib.Path, fps: int, size: tuple[int, int]) -> tuple[cv2.VideoWriter, str]:
-    for codec in ("avc1", "mp4v"):
+    codecs = ("avc1", "mp4v") if _h264_available() else ("mp4v",)
+    for codec in codecs:
         writer = cv2.VideoWriter(str(path), cv2.VideoWriter_fourcc(*codec), float(fps), size)
         if writer.isOpened():
             return writer, codec
@@ -85,10 +112,63 @@ def contact_sheet(images: list[np.ndarray], captions: list[str], columns: int = 
     return np.vstack(rows)
 
 
+def _worker_count(workers: int | None, frames: int) -> int:
+    if workers is None:
+        workers = min(2, os.cpu_count() or 1)
+    chunks = (frames + REBUILD_EVERY - 1) // REBUILD_EVERY
+    return max(1, min(int(workers), chunks))
+
+
+_worker_renderer: TableRenderer | None = None
+
+
+def _start_worker(script: GameScript | None, options: dict) -> None:
+    global _worker_renderer
+    if script is not None:  # a spawned worker builds its own; a forked one inherited the parent's
+        _worker_renderer = TableRenderer(script, **options)
+
+
+def _render_chunk(bounds: tuple[int, int]) -> list[tuple[int, bytes, tuple, str]]:
+    out = []
+    for index in range(*bounds):
+        image, label = _worker_renderer.render(index)
+        out.append((index, image.tobytes(), image.shape, json.dumps(label, separators=(",", ":"))))
+    return out
+
+
+def _frames(renderer: TableRenderer, script: GameScript, options: dict, frames: int, workers: int) -> Iterator[tuple[int, np.ndarray, str]]:
+    """(index, image, label json) for every frame, in order. Chunks start at multiples of REBUILD_EVERY, where
+    a renderer's output no longer depends on what it drew before (see TableRenderer._sync_settled)."""
+    if workers <= 1:
+        for index in range(frames):
+            image, label = renderer.render(index)
+            yield index, image, json.dumps(label, separators=(",", ":"))
+        return
+    global _worker_renderer
+    chunks = [(start, min(frames, start + REBUILD_EVERY)) for start in range(0, frames, REBUILD_EVERY)]
+    fork = "fork" in multiprocessing.get_all_start_methods()
+    context = multiprocessing.get_context("fork" if fork else "spawn")
+    _worker_renderer = renderer if fork else None
+    initargs = (None if fork else script, options)
+    with concurrent.futures.ProcessPoolExecutor(workers, mp_context=context, initializer=_start_worker, initargs=initargs) as pool:
+        pending: collections.deque = collections.deque()
+        next_chunk = 0
+        while next_chunk < len(chunks) or pending:
+            while next_chunk < len(chunks) and len(pending) < 2 * workers:  # a bounded look-ahead keeps memory flat
+                pending.append(pool.submit(_render_chunk, chunks[next_chunk]))
+                next_chunk += 1
+            for index, data, shape, label in pending.popleft().result():
+                yield index, np.frombuffer(data, np.uint8).reshape(shape), label
+
+
 def render_game(script: GameScript, out_dir: pathlib.Path, *, fps: int = 30, size: str = "720p",
                 seconds: float | None = None, seed: int = 0, layout: TableLayout | None = None,
-                camera: Camera | None = None, design: str | None = None, sheet_frames: int = 12) -> RenderResult:
-    """Renders `script` (its first `seconds`, or all of it) as seen by a random camera drawn from `seed`."""
+                camera: Camera | None = None, design: str | None = None, sheet_frames: int = 12,
+                workers: int | None = None) -> RenderResult:
+    """Renders `script` (its first `seconds`, or all of it) as seen by a random camera drawn from `seed`.
+
+    `workers` processes render frames in parallel (default: up to 2, the cores this project budgets);
+    the output is the same for any number of workers."""
     if fps not in (15, 24, 25, 30, 50, 60):
         raise RenderError(f"fps must be one of 15, 24, 25, 30, 50, 60; got {fps}")
     try:
@@ -130,12 +210,12 @@ def render_game(script: GameScript, out_dir: pathlib.Path, *, fps: int = 30, siz
     writer, codec = _open_writer(paths["video.mp4"], fps, (width, height))
     sheet_at = set(np.linspace(0, frames - 1, min(sheet_frames, frames)).round().astype(int).tolist())
     sheet_images, captions = [], []
+    options = dict(size=size, fps=fps, seed=seed, layout=layout, camera=renderer.camera, design=renderer.design)
     try:
         with open(paths["labels.jsonl"], "w", encoding="utf-8") as labels:
-            for index in range(frames):
-                image, label = renderer.render(index)
+            for index, image, label in _frames(renderer, script, options, frames, _worker_count(workers, frames)):
                 writer.write(image)
-                labels.write(json.dumps(label, separators=(",", ":")) + "\n")
+                labels.write(label + "\n")
                 if index in sheet_at:
                     sheet_images.append(image)
                     captions.append(f"seed {seed}  frame {index}  t={index / fps:.1f}s")

@@ -233,32 +233,34 @@ class Scene:
     def state(self, t: float) -> SceneState:
         piles: dict[Place, list[TableCard]] = {}
         version = 0
-        for round_index, changes in enumerate(self._timelines):
-            if self._rounds[round_index].t_start > t:
+        current = -1
+        for round_index, round_ in enumerate(self._rounds):
+            if round_.t_start <= t:
+                current = round_index
+        # each round starts from its own layout ("reset"), so only the current round's changes matter
+        changes = self._timelines[current] if current >= 0 else []
+        for time, _, op, payload in changes:
+            if time > t:
                 break
-            for time, _, op, payload in changes:
-                if time > t:
-                    break
-                version += 1
-                if op == "reset":
-                    piles = {place: list(cards) for place, cards in payload.items()}
-                elif op == "clear":
-                    piles = {}
-                elif op == "remove":
-                    place, card = payload
-                    cards = piles.get(place, [])
-                    for i in range(len(cards) - 1, -1, -1):
-                        if cards[i].card == card:
-                            cards.pop(i)
-                            break
-                elif op == "add":
-                    place, table_card = payload
-                    piles.setdefault(place, []).append(table_card)
-                elif op == "turn_up":
-                    place, card = payload
-                    for table_card in piles.get(place, []):
-                        if table_card.card == card:
-                            table_card.face_up = True
+            version += 1
+            if op == "reset":
+                piles = {place: list(cards) for place, cards in payload.items()}
+            elif op == "clear":
+                piles = {}
+            elif op == "remove":
+                place, card = payload
+                cards = piles.get(place, [])
+                for i in range(len(cards) - 1, -1, -1):
+                    if cards[i].card == card:
+                        cards.pop(i)
+                        break
+            elif op == "add":
+                place, table_card = payload
+                piles.setdefault(place, []).append(table_card)
+            elif op == "turn_up":
+                place, card = payload
+                piles[place] = [TableCard(c.card, True, c.pose) if c.card == card else c for c in piles.get(place, [])]
+        version = (current, version)
         # cards lying where they were before a turn-up are copied, so flags do not leak between states
         piles = {place: [TableCard(c.card, c.face_up, c.pose) for c in cards] for place, cards in piles.items()}
         round_ = self._round_for(t)

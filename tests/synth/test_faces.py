@@ -1,0 +1,59 @@
+import numpy as np
+import pytest
+
+from referee.rules.cards import Card, full_deck
+from referee.synth import faces
+
+PX_PER_MM = 3.0
+
+
+@pytest.mark.parametrize("design", faces.DESIGNS)
+def test_every_card_of_every_design_is_a_distinct_card_sized_image(design):
+    width, height = faces.card_size_px(PX_PER_MM)
+    seen = set()
+    for card in full_deck():
+        image = faces.card_face(card, design, PX_PER_MM)
+        assert image.shape == (height, width, 3) and image.dtype == np.uint8
+        seen.add(image.tobytes())
+    assert len(seen) == 52
+
+
+@pytest.mark.parametrize("design", faces.DESIGNS)
+def test_index_box_lies_in_the_top_left_corner_and_holds_ink(design):
+    x0, y0, x1, y1 = faces.index_box_mm(design)
+    assert 0 <= x0 < x1 <= 20 and 0 <= y0 < y1 <= 32
+    image = faces.card_face(Card("Q", "H"), design, 10)
+    corner = image[int(y0 * 10): int(y1 * 10), int(x0 * 10): int(x1 * 10)]
+    assert (corner.min(axis=2) < 140).mean() > 0.05  # the rank and pip are in it
+
+
+@pytest.mark.parametrize("design", faces.back_designs())
+def test_backs(design):
+    back = faces.card_back(design, PX_PER_MM)
+    assert back.shape == faces.card_face(Card("2", "S"), "classic", PX_PER_MM).shape
+
+
+def test_faces_are_deterministic_and_copies():
+    first = faces.card_face(Card("10", "D"), "classic", 4)
+    first[:] = 0  # callers may scribble on what they get
+    assert np.array_equal(faces.card_face(Card("10", "D"), "classic", 4), faces.card_face(Card("10", "D"), "classic", 4))
+    assert faces.card_face(Card("10", "D"), "classic", 4).any()
+
+
+def test_mask_has_rounded_corners():
+    mask = faces.card_mask(10)
+    assert mask.shape == (880, 630)
+    assert mask[0, 0] == 0 and mask[440, 315] == 255 and mask[0, 315] == 255
+
+
+@pytest.mark.parametrize("design, card", [("no-such-deck", Card("2", "S")), ("classic", Card("2", None))])
+def test_bad_requests_raise(design, card):
+    with pytest.raises(ValueError):
+        faces.card_face(card, design, 3)
+
+
+def test_red_suits_are_drawn_red_and_black_suits_black():
+    red = faces.card_face(Card("5", "H"), "classic", 5).reshape(-1, 3).astype(int)
+    black = faces.card_face(Card("5", "S"), "classic", 5).reshape(-1, 3).astype(int)
+    assert ((red[:, 2] - red[:, 0]) > 100).sum() > 500
+    assert ((black[:, 2] - black[:, 0]) > 100).sum() == 0

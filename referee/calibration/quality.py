@@ -28,19 +28,21 @@ if TYPE_CHECKING:
 #: FATAL the zones would be misplaced. Rendered frames give 0.1-0.4 mm.
 REPROJECTION_WARN_MM = 1.5
 REPROJECTION_FATAL_MM = 4.0
-#: pixels per mm of a card at the worst place (the edge farthest from the camera). A card index is
-#: about 6 mm tall: at 1.2 px/mm it is ~7 px, about the least a recogniser reads reliably; below
-#: 0.7 px/mm (~4 px) suits cannot be told apart. An 800 x 600 mm area filling a 1080p frame from
-#: straight above gives ~1.5 px/mm, 720p ~1.0. Raise to demand a closer camera / higher resolution.
-PX_PER_MM_GOOD = 1.2
-PX_PER_MM_FATAL = 0.7
+#: pixels per mm of a card at the worst place (usually the edge farthest from the camera). An
+#: 800 x 600 mm area filling a 720p frame from straight above gives ~1.0 px/mm (a card 63 x 88 px,
+#: its index ~6 px tall), 1080p ~1.5. Below GOOD the index letters get too small to be sure of the
+#: suit; below FATAL (a card under ~28 px wide) neither rank nor suit can be read. Raise them to
+#: demand a closer camera or a higher resolution.
+PX_PER_MM_GOOD = 1.0
+PX_PER_MM_FATAL = 0.45
 #: focus: blur (Gaussian sigma, px) estimated from the markers' edges. Sharp prints read ~0.5-1 px.
 #: Above WARN card indices smear; above FATAL they are unreadable.
 BLUR_WARN_PX = 1.5
 BLUR_FATAL_PX = 2.5
-#: the focus measure F = var(Laplacian) * marker side px / contrast^2 falls as 1/sigma^3;
-#: measured on rendered markers: F = 11 at sigma 1 px, 3.7 at 1.5 px, 1.6 at 2 px, 0.5 at 3 px.
-_FOCUS_AT_ONE_PX = 11.0
+#: the focus measure F = var(Laplacian) * marker side px / contrast^2 falls roughly as 1/sigma^3
+#: (sigma: Gaussian blur of the edges, px). Measured on rendered markers with sensor noise (720p and
+#: 1080p, 50-110 px markers) as (F, sigma) pairs; the blur is read off by log-log interpolation.
+_FOCUS_TO_BLUR = ((0.76, 3.0), (0.97, 2.6), (1.8, 2.0), (3.9, 1.5), (10.8, 1.0), (24.5, 0.7), (100.0, 0.5))
 #: frame rate: below GOOD a fast slap or drop spans too few frames and touch order is coarse; below
 #: FATAL the referee misses whole plays.
 FPS_GOOD = 29.0
@@ -139,16 +141,30 @@ def focus_of_marker(gray: np.ndarray, sighting: MarkerSighting) -> tuple[float, 
     cv2.fillConvexPoly(mask, np.round(sighting.corners_px).astype(np.int32), 255)
     mask = cv2.dilate(mask, np.ones((5, 5), np.uint8))
     x, y, w, h = cv2.boundingRect(mask)
-    patch = gray[y : y + h, x : x + w].astype(np.float32)
-    inside = mask[y : y + h, x : x + w] > 0
+    # compute on a patch padded well beyond the mask, so the patch border (where the filter
+    # reflects the image) never falls on a blurred edge
+    pad = 8
+    x0, y0 = max(0, x - pad), max(0, y - pad)
+    x1, y1 = min(gray.shape[1], x + w + pad), min(gray.shape[0], y + h + pad)
+    patch = gray[y0:y1, x0:x1].astype(np.float32)
+    inside = mask[y0:y1, x0:x1] > 0
     laplacian = cv2.Laplacian(patch, cv2.CV_32F, ksize=3)
     values = patch[inside]
     contrast = float(np.percentile(values, 95) - np.percentile(values, 5))
     if contrast < 10:
         return 0.0, float("inf")
     focus = float(laplacian[inside].var()) * sighting.side_px / contrast**2
-    blur = (_FOCUS_AT_ONE_PX / max(focus, 1e-6)) ** (1 / 3)
-    return focus, max(blur, 0.5)
+    return focus, blur_from_focus(focus)
+
+
+def blur_from_focus(focus: float) -> float:
+    """Blur sigma (px) for a focus measure, from the measured table; 1/sigma^3 beyond its ends."""
+    table_focus = np.log([f for f, _ in _FOCUS_TO_BLUR])
+    table_blur = np.log([b for _, b in _FOCUS_TO_BLUR])
+    log_focus = float(np.log(max(focus, 1e-6)))
+    if log_focus < table_focus[0]:
+        return float(np.exp(table_blur[0] + (table_focus[0] - log_focus) / 3))
+    return float(np.exp(np.interp(log_focus, table_focus, table_blur)))
 
 
 def card_footprint(calibration: "Calibration", centre: tuple[float, float]) -> tuple[float, float]:

@@ -75,11 +75,17 @@ class VirtualBoard:
         self._send(0, HELLO, self._identity())
 
     def now_ms(self) -> int:
-        return int(self._clock() * 1000)
+        return int(round(self._clock() * 1000))
 
     def receive(self, data: bytes) -> None:
-        for frame in self.reader.feed(data):
-            self._handle(frame)
+        # one delimiter at a time, so counters read by a command are those of its own moment
+        start = 0
+        while start < len(data):
+            end = data.find(b"\x00", start)
+            end = len(data) if end < 0 else end + 1
+            for frame in self.reader.feed(data[start:end]):
+                self._handle(frame)
+            start = end
 
     def take_output(self) -> bytes:
         out, self._out = bytes(self._out), bytearray()

@@ -193,6 +193,10 @@ class GameSimulator:
             action = Action(player, ActionKind.TURN_UP, table.stocks[player][slot][-1], place, place, *times)
             self._schedule(action, times[2], slot=slot)
             return
+        sixth = table.sixth_pile_move(player) if config.sixth_stock_rate else None
+        if sixth is not None and self.rng.random() < config.sixth_stock_rate:
+            self._move_stock(player, start, sixth)
+            return
         plays = table.plays(player)
         if self.rng.random() < config.illegal_play_rate:
             plays = table.wrong_plays(player) or plays
@@ -205,13 +209,16 @@ class GameSimulator:
             return
         move = table.fill_move(player)
         if move is not None:
-            source, target = move
-            times = timing.move(start, travel=(0.1, 0.25))
-            action = Action(player, ActionKind.FILL_SLOT, table.stocks[player][source][-1],
-                            Place(PlaceKind.STOCK, source, player), Place(PlaceKind.STOCK, target, player), *times)
-            self._schedule(action, times[2], source=source, target=target)
+            self._move_stock(player, start, move)
             return
         self.waiting.add(player)
+
+    def _move_stock(self, player: str, start: float, move: tuple[int, int]) -> None:
+        source, target = move
+        times = self.timing[player].move(start, travel=(0.1, 0.25))
+        action = Action(player, ActionKind.FILL_SLOT, self.table.stocks[player][source][-1],
+                        Place(PlaceKind.STOCK, source, player), Place(PlaceKind.STOCK, target, player), *times)
+        self._schedule(action, times[2], source=source, target=target)
 
     def _play(self, player: str, start: float, choice: tuple[int, Card, int]) -> None:
         slot, card, pile = choice
@@ -252,11 +259,12 @@ class GameSimulator:
             ActionKind.SLAP: self._commit_slap,
             ActionKind.TAKE_BACK: self._commit_take_back,
         }[action.kind]
+        previous_end = self.last_end[player]
+        self.last_end[player] = max(previous_end, action.t_end)  # a slap this causes waits for this hand
         if handler(action, t, item.info) is False:
-            self.hand_free[player] = self.last_end[player]
+            self.last_end[player] = self.hand_free[player] = previous_end
             return  # the action came to nothing and is left out of the script
         self.round.actions.append(action)
-        self.last_end[player] = max(self.last_end[player], action.t_end)
         self._notify()
         self._wake(t)
 
@@ -288,6 +296,8 @@ class GameSimulator:
         stocks, face_up = self.table.stocks[action.player], self.table.face_up[action.player]
         stocks[info["target"]].append(stocks[info["source"]].pop())
         face_up[info["target"]], face_up[info["source"]] = True, False
+        if self.table.stock_piles(action.player) > 5:
+            self.truth.violation(t, action.player, "sixth_stock")
         self._check_stall(t)
 
     def _commit_spit(self, action: Action, t: float, info: dict) -> None:

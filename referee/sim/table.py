@@ -11,12 +11,14 @@ from referee.rules.deal import spit_cards, stock_sizes
 from referee.sim.script import RoundLayout
 
 PLAYERS = ("A", "B")
+SLOTS = 6
 
 
 class HiddenTable:
     def __init__(self) -> None:
-        self.stocks: dict[str, list[list[Card]]] = {p: [[] for _ in range(5)] for p in PLAYERS}
-        self.face_up: dict[str, list[bool]] = {p: [False] * 5 for p in PLAYERS}
+        #: slots 0-4 are the stock piles; slot 5 holds a forbidden sixth pile (a simulated error), normally empty
+        self.stocks: dict[str, list[list[Card]]] = {p: [[] for _ in range(SLOTS)] for p in PLAYERS}
+        self.face_up: dict[str, list[bool]] = {p: [False] * SLOTS for p in PLAYERS}
         self.spit: dict[str, list[Card]] = {p: [] for p in PLAYERS}
         self.piles: list[list[Card]] = [[], []]
         self.in_use = 2
@@ -30,13 +32,13 @@ class HiddenTable:
                 slots.append(cards[:size])
                 cards = cards[size:]
             assert len(cards) == spit_cards(len(hands[player]))
-            self.stocks[player] = slots
-            self.face_up[player] = [bool(slot) for slot in slots]
+            self.stocks[player] = slots + [[]]
+            self.face_up[player] = [bool(slot) for slot in slots] + [False]
             self.spit[player] = cards
         self.piles = [[], []]
         self.in_use = 2 if all(self.spit[p] for p in PLAYERS) else 1
         return RoundLayout(
-            stocks={p: [list(slot) for slot in self.stocks[p]] for p in PLAYERS},
+            stocks={p: [list(slot) for slot in self.stocks[p][:5]] for p in PLAYERS},
             spit_stacks={p: list(self.spit[p]) for p in PLAYERS},
             spit_piles_in_use=self.in_use,
         )
@@ -52,15 +54,15 @@ class HiddenTable:
         return cards[-1] if cards and self.face_up[player][slot] else None
 
     def face_up_tops(self, player: str) -> list[tuple[int, Card]]:
-        return [(slot, self.stocks[player][slot][-1]) for slot in range(5) if self.stocks[player][slot] and self.face_up[player][slot]]
+        return [(slot, self.stocks[player][slot][-1]) for slot in range(SLOTS) if self.stocks[player][slot] and self.face_up[player][slot]]
 
     def face_down_slots(self, player: str) -> list[int]:
-        return [slot for slot in range(5) if self.stocks[player][slot] and not self.face_up[player][slot]]
+        return [slot for slot in range(SLOTS) if self.stocks[player][slot] and not self.face_up[player][slot]]
 
     def fill_move(self, player: str) -> tuple[int, int] | None:
         """(from, to): a face-up card of the biggest pile of two or more, into the first empty slot."""
         empty = [slot for slot in range(5) if not self.stocks[player][slot]]
-        sources = [slot for slot in range(5) if len(self.stocks[player][slot]) >= 2 and self.face_up[player][slot]]
+        sources = [slot for slot in range(SLOTS) if len(self.stocks[player][slot]) >= 2 and self.face_up[player][slot]]
         if not empty or not sources:
             return None
         source = max(sources, key=lambda slot: (len(self.stocks[player][slot]), -slot))
@@ -68,9 +70,20 @@ class HiddenTable:
 
     def unsettled(self, player: str) -> bool:
         stocks = self.stocks[player]
-        if any(stocks[slot] and not self.face_up[player][slot] for slot in range(5)):
+        if any(stocks[slot] and not self.face_up[player][slot] for slot in range(SLOTS)):
             return True
-        return any(not slot for slot in stocks) and any(len(slot) >= 2 for slot in stocks)
+        return any(not slot for slot in stocks[:5]) and any(len(slot) >= 2 for slot in stocks)
+
+    def sixth_pile_move(self, player: str) -> tuple[int, int] | None:
+        """(from, 5): a face-up card of a pile of two or more laid out as a sixth pile, when no slot is empty."""
+        stocks = self.stocks[player]
+        if stocks[5] or not all(stocks[:5]):
+            return None
+        sources = [slot for slot in range(5) if len(stocks[slot]) >= 2 and self.face_up[player][slot]]
+        return (sources[0], 5) if sources else None
+
+    def stock_piles(self, player: str) -> int:
+        return sum(1 for slot in self.stocks[player] if slot)
 
     def pile_tops(self) -> list[tuple[int, Card]]:
         return [(index, self.piles[index][-1]) for index in range(self.in_use) if self.piles[index]]
@@ -91,7 +104,7 @@ class HiddenTable:
                 wanted |= NEIGHBOURS[self.piles[index][-1].rank]
         for player in PLAYERS:
             cards, face_up = self.stocks[player], self.face_up[player]
-            for slot in range(5):
+            for slot in range(SLOTS):
                 if cards[slot] and face_up[slot] and cards[slot][-1].rank in wanted:
                     return True
         return False

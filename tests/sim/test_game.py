@@ -75,7 +75,7 @@ def test_the_truth_is_in_order_of_t_has_no_frames_and_uses_t_touch(games):
 
 
 def test_the_simulated_players_make_the_errors_the_referee_must_catch():
-    config = SimConfig(illegal_play_rate=0.05, two_hands_rate=0.02, near_simultaneous_rate=0.2)
+    config = SimConfig(illegal_play_rate=0.05, two_hands_rate=0.02, near_simultaneous_rate=0.2, sixth_stock_rate=0.05)
     counts = Counter()
     for seed in range(6):
         script = simulate_game(seed, config=config)
@@ -87,12 +87,12 @@ def test_the_simulated_players_make_the_errors_the_referee_must_catch():
                 counts["too_close"] += 1
             if event.type.value == "play" and not event["legal"]:
                 counts["illegal"] += 1
-    for name in ("illegal", "take_back", "two_hands", "touch_order", "too_close", "stall", "slap"):
+    for name in ("illegal", "take_back", "two_hands", "sixth_stock", "touch_order", "too_close", "stall", "slap"):
         assert counts[name] > 0, name
 
 
 def test_with_no_errors_every_play_is_legal():
-    config = SimConfig(illegal_play_rate=0.0, near_simultaneous_rate=0.0, two_hands_rate=0.0)
+    config = SimConfig(illegal_play_rate=0.0, near_simultaneous_rate=0.0, two_hands_rate=0.0, sixth_stock_rate=0.0)
     for seed in range(4):
         script = simulate_game(seed, config=config)
         assert all(e["legal"] for e in script.truth if e.type.value == "play")
@@ -117,9 +117,13 @@ def test_the_layout_is_dealt_from_the_cards_each_player_holds(games):
                 assert sizes == expected
             piles = 2 if all(round_.layout.spit_stacks[p] for p in "AB") else 1
             assert round_.layout.spit_piles_in_use == piles
+            sixths = {e.t for e in script.truth if e.type.value == "violation" and e["kind"] == "sixth_stock"}
             for action in round_.actions:
                 for place in (action.source, action.target):
-                    assert place is None or place.kind is not PlaceKind.STOCK or 0 <= place.index <= 4
+                    if place is not None and place.kind is PlaceKind.STOCK and place.index == 5 and place is action.target:
+                        assert action.kind is ActionKind.FILL_SLOT and action.t_touch in sixths
+                    else:
+                        assert place is None or place.kind is not PlaceKind.STOCK or 0 <= place.index <= 5
 
 
 @pytest.mark.parametrize("settings", [{"illegal_play_rate": 1.5}, {"travel_s": (0.5, 0.1)}, {"win_rule": "bridge"}, {"max_seconds": 0}])

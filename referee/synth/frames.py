@@ -368,9 +368,10 @@ class TableRenderer:
         cards_out = []
         box_number = 0
         for k, ((place, card), outline, quad, up) in enumerate(zip(drawn, outlines, quads, face_up), start=1):
-            area = abs(float(np.cross(outline[2] - outline[0], outline[3] - outline[1]))) / 2  # mm^2 = px at 1 px/mm
+            d1, d2 = outline[2] - outline[0], outline[3] - outline[1]
+            area = abs(float(d1[0] * d2[1] - d1[1] * d2[0])) / 2  # mm^2 = px at 1 px/mm
             visible = float(counts[k]) / max(area, 1.0)
-            if visible < 0.002:  # buried in its pile: nothing of it can be seen
+            if visible < 0.002 and place is not None:  # buried in its pile: nothing of it can be seen
                 if up:
                     box_number += 1
                 continue

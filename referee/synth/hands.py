@@ -15,8 +15,7 @@ import cv2
 import numpy as np
 
 from referee.synth.canvas import CanvasGeometry
-from referee.synth.scene import HandPose
-from referee.table.layout import TableLayout
+from referee.synth.scene import HandPose, shoulder_point
 
 SKIN_TONES: tuple[tuple[int, int, int], ...] = (
     (176, 196, 232), (150, 178, 224), (128, 160, 212), (105, 140, 196), (80, 112, 166), (58, 84, 128), (45, 62, 96),
@@ -41,14 +40,6 @@ def random_style(rng: np.random.Generator) -> ArmStyle:
         sleeve_reach=float(rng.choice([0.35, 0.8, 0.9])),
         size=float(rng.uniform(0.9, 1.1)),
     )
-
-
-def shoulder_point(layout: TableLayout, player: str, hand: str) -> np.ndarray:
-    """A seated player's shoulder, beyond their edge; "main" is the right hand."""
-    side = 1.0 if hand == "main" else -1.0
-    if player == "A":
-        return np.array([layout.width / 2 + side * 190, -430.0])
-    return np.array([layout.width / 2 - side * 190, layout.height + 430.0])
 
 
 @dataclass(frozen=True)

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import math
 import zlib
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -21,6 +21,8 @@ from referee.rules.cards import Card
 from referee.sim.script import Action, ActionKind, GameScript, Place, PlaceKind, RoundScript
 from referee.table.layout import CARD_HEIGHT_MM, CARD_WIDTH_MM, TableLayout
 
+#: distance from a carried card's centre back to the centre of the palm holding it
+GRIP_MM = 62.0
 #: how many cards of a tall pile are drawn (the ones below are hidden under them)
 DRAWN_PILE_DEPTH = 6
 
@@ -78,6 +80,14 @@ class SceneState:
     moving: list[MovingCard]
     hands: list[HandPose]
     version: tuple        # changes whenever `piles` changes
+
+
+def shoulder_point(layout: TableLayout, player: str, hand: str) -> np.ndarray:
+    """A seated player's shoulder, beyond their edge; "main" is the right hand."""
+    side = 1.0 if hand == "main" else -1.0
+    if player == "A":
+        return np.array([layout.width / 2 + side * 190, -430.0])
+    return np.array([layout.width / 2 - side * 190, layout.height + 430.0])
 
 
 def _smooth(s: float) -> float:
@@ -166,7 +176,6 @@ class Scene:
         changes.append((round_.t_start, 0, "reset", piles))
         # replay the actions to know every card's final resting pose
         heights: dict[Place, int] = {place: len(cards) for place, cards in piles.items()}
-        tops: dict[Place, Pose | None] = {place: (cards[-1].pose if cards else None) for place, cards in piles.items()}
         for order, action in enumerate(sorted(round_.actions, key=lambda a: (a.t_grab, a.t_start))):
             key = id(action)
             if action.kind is ActionKind.SLAP or action.card is None:
@@ -186,17 +195,40 @@ class Scene:
             if target.kind is PlaceKind.SPIT_PILE:  # a played card lies roughly the way its player holds it
                 pose = Pose(pose.x, pose.y, pose.angle + self._owner_angle(action.player) + self._rng("turn", n, order).normal(0, 8))
             self._final_poses[key] = pose
-            self._contact_poses[key] = self._contact_pose(action, pose, tops.get(target))
             heights[target] = depth + 1
-            tops[target] = pose
             changes.append((action.t_release, order * 2 + 1, "add", (target, TableCard(action.card, action.face_up_on_arrival or target.kind is not PlaceKind.SPIT_STACK, pose))))
         changes.append((round_.t_end if round_.t_end > round_.t_start else math.inf, 10**9, "clear", None))
         changes.sort(key=lambda c: (c[0], c[1]))
+        # the card touches whatever lies on top of the pile at its touch instant
+        for action in round_.actions:
+            final = self._final_poses.get(id(action))
+            if final is not None:
+                self._contact_poses[id(action)] = self._contact_pose(action, final, self._top_at(changes, action.target, action.t_touch))
         return changes
+
+    @staticmethod
+    def _top_at(changes: list[tuple[float, int, str, object]], place: Place, t: float) -> Pose | None:
+        cards: list[TableCard] = []
+        for time, _, op, payload in changes:
+            if time > t:
+                break
+            if op == "reset":
+                cards = list(payload.get(place, []))
+            elif op == "clear":
+                cards = []
+            elif op in ("remove", "add") and payload[0] == place:
+                if op == "add":
+                    cards.append(payload[1])
+                else:
+                    for i in range(len(cards) - 1, -1, -1):
+                        if cards[i].card == payload[1]:
+                            cards.pop(i)
+                            break
+        return cards[-1].pose if cards else None
 
     def _contact_pose(self, action: Action, final: Pose, pile_top: Pose | None) -> Pose:
         """Where the carried card is when its outline first touches the pile's top card: `final`, moved back
-        towards the card's source until the outlines just meet (bisection; 0.05 mm)."""
+        towards the card's source until the outlines just meet (bisection: they overlap by under 0.05 mm)."""
         if pile_top is None:
             return final
         source = self.source_pose(action)
@@ -213,7 +245,7 @@ class Scene:
                 inside = middle
             else:
                 outside = middle
-        return Pose(final.x + direction[0] * outside, final.y + direction[1] * outside, final.angle)
+        return Pose(final.x + direction[0] * inside, final.y + direction[1] * inside, final.angle)
 
     def source_pose(self, action: Action) -> Pose:
         round_number = self._round_for(action.t_grab).number
@@ -305,12 +337,15 @@ class Scene:
         contact = self._contact_poses.get(key, final)
         flipping = action.kind is ActionKind.SPIT
         if t < action.t_touch:
-            s = _smooth((t - action.t_grab) / max(1e-6, action.t_touch - action.t_grab))
+            # accelerate from the pile and arrive moving (a card is slid onto a pile, it does not stop short)
+            u = min(1.0, max(0.0, (t - action.t_grab) / max(1e-6, action.t_touch - action.t_grab)))
+            s = u * u * (2 - u)
             turn = min(1.0, s / 0.7)  # the card is turned to its landing angle before the last approach
             pose = Pose(_lerp(start.x, contact.x, s), _lerp(start.y, contact.y, s), _angle_lerp(start.angle, final.angle, turn))
             flip = abs(math.cos(math.pi * min(1.0, s / 0.6))) if flipping else 1.0
             return pose, flip, 30 * math.sin(math.pi * s) + 2
-        s = _smooth((t - action.t_touch) / max(1e-6, action.t_release - action.t_touch))
+        u = min(1.0, max(0.0, (t - action.t_touch) / max(1e-6, action.t_release - action.t_touch)))
+        s = 1 - (1 - u) ** 2  # and slows to rest on it
         return Pose(_lerp(contact.x, final.x, s), _lerp(contact.y, final.y, s), final.angle), 1.0, 2 * (1 - s)
 
     def _moving_card(self, action: Action, t: float, piles: dict[Place, list[TableCard]]) -> MovingCard | None:
@@ -339,9 +374,11 @@ class Scene:
             target = self.place_pose(action.target, self._round_for(t).number)
             return target.x, target.y
         pose, _, _ = self._carry_pose(action, min(max(t, action.t_grab), action.t_release - 1e-6))
-        # fingers over the card's near half, the hand itself on the player's side of it
-        toward = -1.0 if action.player == "A" else 1.0
-        return pose.x, pose.y + toward * 25.0
+        # the fingers pinch the card's near edge; the palm stays on the player's side of it
+        shoulder = shoulder_point(self.layout, action.player, action.hand)
+        reach = np.array([pose.x, pose.y]) - shoulder
+        reach /= max(1e-6, float(np.linalg.norm(reach)))
+        return pose.x - reach[0] * GRIP_MM, pose.y - reach[1] * GRIP_MM
 
     def _hand_pose(self, action: Action, t: float) -> HandPose:
         rest = self.rest_point(action.player, action.hand)
@@ -379,4 +416,4 @@ def all_table_cards(state: SceneState) -> list[tuple[Place | None, TableCard | M
     return out
 
 
-__all__ = ["Pose", "TableCard", "MovingCard", "HandPose", "SceneState", "Scene", "all_table_cards", "field"]
+__all__ = ["Pose", "TableCard", "MovingCard", "HandPose", "SceneState", "Scene", "all_table_cards", "visible_pile_cards", "shoulder_point"]

@@ -49,7 +49,8 @@ def run(args: argparse.Namespace) -> int:
     return args.handler(args)
 
 
-def run_list(args: argparse.Namespace, out: TextIO = sys.stdout) -> int:
+def run_list(args: argparse.Namespace, out: TextIO | None = None) -> int:
+    out = out or sys.stdout
     from referee.board import KNOWN_USB_IDS, find_board_ports
 
     ports = find_board_ports()
@@ -61,7 +62,8 @@ def run_list(args: argparse.Namespace, out: TextIO = sys.stdout) -> int:
     return 0
 
 
-def run_check(args: argparse.Namespace, out: TextIO = sys.stdout) -> int:
+def run_check(args: argparse.Namespace, out: TextIO | None = None) -> int:
+    out = out or sys.stdout
     from referee.board.open import _port_exists, find_board_ports
     from referee.board.virtual import PtyBoardServer
 

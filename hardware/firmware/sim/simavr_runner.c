@@ -22,6 +22,7 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -70,6 +71,14 @@ static void uart_xoff(struct avr_irq_t *irq, uint32_t value, void *param) { (voi
 /* The time-keeping loop's sleep: simavr would usleep inside avr_run; we pace ourselves. */
 static void sleep_nothing(avr_t *avr, avr_cycle_count_t how_long) { (void)avr; (void)how_long; }
 
+/* simavr logs to stdout; stdout is ours (the pty line), so its messages go to stderr */
+static void log_to_stderr(avr_t *avr, const int level, const char *format, va_list arguments)
+{
+    (void)avr;
+    if (level <= LOG_WARNING)
+        vfprintf(stderr, format, arguments);
+}
+
 static int slave_held_open(int master)
 {
     struct pollfd p = {.fd = master, .events = 0};
@@ -100,6 +109,7 @@ int main(int argc, char **argv)
     if (!firmware_path)
         usage();
 
+    avr_global_logger_set(log_to_stderr);
     elf_firmware_t firmware;
     memset(&firmware, 0, sizeof firmware);
     if (elf_read_firmware(firmware_path, &firmware) != 0) {

@@ -20,7 +20,7 @@ from referee.synth import faces
 from referee.synth.camera import Camera, random_camera
 from referee.synth.canvas import CanvasGeometry, blend_into, card_affine, card_outline, darken, draw_card, draw_markers, fill_polygon
 from referee.synth.effects import apply_look, make_look, motion_blur
-from referee.synth.hands import ArmStyle, HandShape, draw_hand_patch, hand_shape, random_style, shoulder_point
+from referee.synth.hands import ArmStyle, HandShape, draw_body, draw_hand_patch, hand_shape, random_style, shoulder_point
 from referee.sim.script import Place
 from referee.synth.scene import MovingCard, Pose, Scene, SceneState, TableCard, all_table_cards, visible_pile_cards
 from referee.synth.surfaces import table_surface
@@ -110,6 +110,8 @@ class TableRenderer:
         inside = inside.astype(np.float32)[..., None] / 255.0
         canvas = (canvas * inside + floor * (1 - inside)).astype(np.uint8)
         draw_markers(canvas, g, self.layout, rng)
+        for player, edge_y in (("A", 0.0), ("B", self.layout.height)):
+            draw_body(canvas, g, player, self.layout.width / 2, edge_y, self.styles[player], np.random.default_rng(_seed("body", self.seed, player)))
         return canvas
 
     def _maps(self) -> tuple[np.ndarray, np.ndarray]:

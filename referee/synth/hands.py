@@ -144,11 +144,49 @@ def draw_hand_patch(geometry: CanvasGeometry, shape: HandShape, style: ArmStyle,
     roundness = cv2.resize(cv2.GaussianBlur(small, (0, 0), sigma / 4), (w, h), interpolation=cv2.INTER_LINEAR)
     shading = 0.62 + 0.48 * np.clip(roundness, 0, 1)
     rng = np.random.default_rng(rng_seed)
-    folds = cv2.resize(rng.normal(0, 1, (max(2, h // 24), max(2, w // 24))).astype(np.float32), (w, h), interpolation=cv2.INTER_CUBIC)
+    folds = cv2.resize(rng.normal(0, 1, (max(2, h // 40), max(2, w // 40))).astype(np.float32), (w, h), interpolation=cv2.INTER_CUBIC)
     colour = np.empty((h, w, 3), np.float32)
     skin = np.array(style.skin, np.float32)
     sleeve = np.array(style.sleeve, np.float32)
     colour[:] = skin
-    colour = colour * (1 - sleeve_alpha[..., None]) + sleeve * (1 + 0.12 * folds[..., None]) * sleeve_alpha[..., None]
+    colour = colour * (1 - sleeve_alpha[..., None]) + sleeve * (1 + 0.06 * folds[..., None]) * sleeve_alpha[..., None]
     colour *= shading[..., None]
     return box, np.clip(colour, 0, 255), alpha
+
+
+HAIR_COLOURS: tuple[tuple[int, int, int], ...] = ((20, 20, 25), (30, 45, 70), (40, 70, 110), (90, 140, 180), (140, 140, 140))
+
+
+def draw_body(canvas: np.ndarray, geometry: CanvasGeometry, player: str, centre_x: float, edge_y: float, style: ArmStyle,
+              rng: np.random.Generator) -> None:
+    """The player's chest and head beyond their edge of the table (seen from above), drawn onto `canvas`.
+
+    `edge_y` is the play area's edge on the player's side (0 for A, H for B); the body leans in over it."""
+    away = -1.0 if player == "A" else 1.0
+    chest_y = edge_y + away * float(rng.uniform(470, 560))
+    head_y = chest_y + away * 170.0
+    h, w = canvas.shape[:2]
+    layer = np.zeros((h, w), np.uint8)
+    chest = np.array([[centre_x + dx * 260, chest_y + away * dy] for dx, dy in ((-1, -90), (1, -90), (1.05, 200), (-1.05, 200))])
+    cv2.fillPoly(layer, [geometry.to_fixed(chest)], 255, cv2.LINE_AA, 4)
+    for side in (-1, 1):  # rounded shoulders
+        c = geometry.to_px(np.array([centre_x + side * 200, chest_y + away * 10]))
+        cv2.circle(layer, (int(c[0]), int(c[1])), int(95 * geometry.px_per_mm), 255, -1, cv2.LINE_AA)
+    head = np.zeros((h, w), np.uint8)
+    c = geometry.to_px(np.array([centre_x + float(rng.normal(0, 15)), head_y]))
+    cv2.ellipse(head, (int(c[0]), int(c[1])), (int(80 * geometry.px_per_mm), int(100 * geometry.px_per_mm)), 0, 0, 360, 255, -1, cv2.LINE_AA)
+    for mask, colour in ((layer, style.sleeve), (head, HAIR_COLOURS[int(rng.integers(len(HAIR_COLOURS)))])):
+        alpha = mask.astype(np.float32) / 255.0
+        if not alpha.any():
+            continue
+        small = cv2.resize(alpha, (max(1, w // 8), max(1, h // 8)), interpolation=cv2.INTER_AREA)
+        roundness = cv2.resize(cv2.GaussianBlur(small, (0, 0), 40 * geometry.px_per_mm / 8), (w, h), interpolation=cv2.INTER_LINEAR)
+        shade = (0.55 + 0.5 * np.clip(roundness, 0, 1))[..., None]
+        # the body is nearer the lamp's shadowed side: a soft shadow on the table just in front of it
+        ys, xs = np.nonzero(mask)
+        box = (max(0, xs.min() - 2), max(0, ys.min() - 2), min(w, xs.max() + 3), min(h, ys.max() + 3))
+        x0, y0, x1, y1 = box
+        region = canvas[y0:y1, x0:x1].astype(np.float32)
+        a = alpha[y0:y1, x0:x1, None]
+        colour_layer = np.array(colour, np.float32) * shade[y0:y1, x0:x1]
+        canvas[y0:y1, x0:x1] = (region * (1 - a) + colour_layer * a).astype(np.uint8)

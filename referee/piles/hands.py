@@ -26,22 +26,22 @@ MIN_HAND_PIXELS = 30
 class HandMasks:
     """Who owns which foreground pixels in one view."""
 
-    owned: dict[str, np.ndarray]  # player -> bool mask of their hand/arm (and the card it carries)
-    loose: np.ndarray             # bool mask of foreground no player owns (cards lying still, noise)
+    owned: dict[str, np.ndarray]  # player -> uint8 0/1 mask of their hand/arm (and the card it carries)
+    loose: np.ndarray             # uint8 0/1 mask of foreground no player owns (cards lying still, noise)
     edge_pixels: dict[str, int]   # player -> how many edge pixels their arm covers (0: hand off the table)
 
 
 class HandTracker:
     def __init__(self, shape: tuple[int, int]) -> None:
         self.shape = shape
-        self._previous: dict[str, np.ndarray] = {player: np.zeros(shape, bool) for player in PLAYERS}
+        self._previous: dict[str, np.ndarray] = {player: np.zeros(shape, np.uint8) for player in PLAYERS}
 
     def split(self, foreground: np.ndarray) -> HandMasks:
-        count, labels, stats, _ = cv2.connectedComponentsWithStats(foreground.astype(np.uint8), connectivity=8)
+        count, labels, stats, _ = cv2.connectedComponentsWithStats(foreground, connectivity=8)
         top = set(np.unique(labels[:EDGE_ROWS])) - {0}
         bottom = set(np.unique(labels[-EDGE_ROWS:])) - {0}
-        owned = {player: np.zeros(self.shape, bool) for player in PLAYERS}
-        loose = np.zeros(self.shape, bool)
+        owned = {player: np.zeros(self.shape, np.uint8) for player in PLAYERS}
+        loose = np.zeros(self.shape, np.uint8)
         for label in range(1, count):
             if stats[label, cv2.CC_STAT_AREA] < MIN_HAND_PIXELS:
                 continue
@@ -50,9 +50,9 @@ class HandTracker:
             if in_a and in_b:
                 self._split_merged(component, owned)
             elif in_a or in_b:
-                owned["A" if in_a else "B"] |= component
+                owned["A" if in_a else "B"][component] = 1
             else:
-                loose |= component
+                loose[component] = 1
         self._previous = owned
         edges = {"A": int(np.count_nonzero(owned["A"][:EDGE_ROWS])), "B": int(np.count_nonzero(owned["B"][-EDGE_ROWS:]))}
         return HandMasks(owned=owned, loose=loose, edge_pixels=edges)
@@ -63,11 +63,11 @@ class HandTracker:
             # no history: split by the side of the table each pixel is on
             middle = self.shape[0] // 2
             rows = np.arange(self.shape[0])[:, None]
-            owned["A"] |= component & (rows < middle)
-            owned["B"] |= component & (rows >= middle)
+            owned["A"][component & (rows < middle)] = 1
+            owned["B"][component & (rows >= middle)] = 1
             return
-        distance_a = cv2.distanceTransform((~previous_a).astype(np.uint8), cv2.DIST_L2, 3)
-        distance_b = cv2.distanceTransform((~previous_b).astype(np.uint8), cv2.DIST_L2, 3)
+        distance_a = cv2.distanceTransform((previous_a == 0).astype(np.uint8), cv2.DIST_L2, 3)
+        distance_b = cv2.distanceTransform((previous_b == 0).astype(np.uint8), cv2.DIST_L2, 3)
         nearer_a = distance_a <= distance_b
-        owned["A"] |= component & nearer_a
-        owned["B"] |= component & ~nearer_a
+        owned["A"][component & nearer_a] = 1
+        owned["B"][component & ~nearer_a] = 1

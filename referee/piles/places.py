@@ -14,7 +14,8 @@ import cv2
 import numpy as np
 
 from referee.piles.table_view import RectMM
-from referee.piles.touch import TouchEstimate, estimate_touch
+from referee.piles.touch import TouchEstimate, estimate_stop, estimate_touch, find_stop
+from referee.table.layout import CARD_HEIGHT_MM, CARD_WIDTH_MM
 
 #: Frames a place must stay still, hands away, before it is re-read. Raise it on noisy cameras;
 #: lower it to rule faster (the ruling waits this long after the hand leaves).
@@ -25,6 +26,14 @@ STILL_LEVEL = 4.0
 CHANGED_FRACTION = 0.04
 #: How far (mm) around the place a hand is followed to time its approach.
 APPROACH_MARGIN_MM = 60.0
+#: A hidden card's approach counts as ending on the pile only if the hand is then within this many mm
+#: of the pile's outline (its fingers reach past the card, so usually overlapping it).
+NEAR_MM = 10.0
+#: Depth (mm) of the front part of a hand whose centroid is followed (fingers and palm, not the arm).
+FRONT_MM = 60.0
+#: Card-coloured area (mm^2) a hand must carry near a place for the card's edge, not the hand's, to be
+#: timed. Lower: a few pale knuckles count as a card; higher: a card mostly under the fingers is missed.
+MIN_CARD_PIXELS = 250.0
 
 
 @dataclass
@@ -39,6 +48,11 @@ class Visit:
     frames_in_contact: int = 0
     #: a sharp cut of the place taken as this hand left it (what it had just put down)
     snapshot: object = None
+    #: (frame, t, path length mm) of the front of the hand, and its signed distance, for the stop fit
+    track: list[tuple[int, float, float]] = field(default_factory=list)
+    track_distance: list[float] = field(default_factory=list)
+    last_front: tuple[float, float] | None = None
+    card_seen: bool = False
 
 
 @dataclass(frozen=True)
@@ -86,16 +100,41 @@ class PlaceTracker:
         outside = (~self.footprint).astype(np.uint8)
         self._distance_outside = cv2.distanceTransform(outside, cv2.DIST_L2, 3) / self.px_per_mm
         self._distance_inside = cv2.distanceTransform(self.footprint.astype(np.uint8), cv2.DIST_L2, 3) / self.px_per_mm
+        self._near_footprint = self._distance_outside < 4.0
 
     def set_footprint(self, footprint: np.ndarray) -> None:
         self.footprint = footprint if footprint.any() else self.nominal.copy()
         self._distances()
 
-    def signed_distance(self, hand: np.ndarray) -> float | None:
-        """mm from the hand's leading edge to the outline (negative when overlapping); None if no hand near."""
-        local = hand[self.rows, self.cols]
+    def signed_distance(self, hand: np.ndarray, card: np.ndarray | None = None) -> float | None:
+        """mm from the leading edge of what the hand carries (the card where one is seen, else the hand)
+        to the outline (negative when overlapping); None if no hand near."""
+        measured = self._measure(hand, card)
+        return None if measured is None else measured[0]
+
+    def _measure(self, hand: np.ndarray, card: np.ndarray | None, player: str | None = None):
+        """(signed distance mm, card seen, front of the hand in mm or None), or None if no hand near."""
+        local = hand[self.rows, self.cols] > 0
         if not local.any():
             return None
+        front = self._front(local, player) if player else None
+        card_seen = False
+        if card is not None:
+            # card colour inside the pile's outline may be the pile itself under the hand's shadow
+            carried = card[self.rows, self.cols] > 0
+            if np.count_nonzero(carried & ~self._near_footprint) >= MIN_CARD_PIXELS * self.px_per_mm ** 2:
+                local, card_seen = carried, True
+        return self._distance(local), card_seen, front
+
+    def _front(self, local: np.ndarray, player: str) -> tuple[float, float]:
+        """Centroid (mm) of the part of the hand within FRONT_MM of its leading point (the fingers and
+        palm, not the arm): it moves with the hand and is measured below a pixel."""
+        rows, cols = np.nonzero(local)
+        progress = rows if player == "A" else -rows
+        keep = progress >= progress.max() - FRONT_MM * self.px_per_mm
+        return (float(cols[keep].mean()) / self.px_per_mm, float(rows[keep].mean()) / self.px_per_mm)
+
+    def _distance(self, local: np.ndarray) -> float:
         overlap = local & self.footprint
         if overlap.any():
             return -float(self._distance_inside[overlap].max())
@@ -106,25 +145,33 @@ class PlaceTracker:
 
     # per frame ------------------------------------------------------------------------------------
     def step(self, view: np.ndarray, owned: dict[str, np.ndarray], frame: int, t: float,
-             period: float) -> PlaceChange | None:
+             period: float, carried: dict[str, np.ndarray] | None = None,
+             cardlike: np.ndarray | None = None) -> PlaceChange | None:
         busy = False
         for player, hand in owned.items():
-            distance = self.signed_distance(hand)
+            measured = self._measure(hand, carried.get(player) if carried else None, player)
             visit = self.visits.get(player)
-            if distance is None:
+            if measured is None:
                 if visit is not None:
+                    self._end_visit(visit, period)
                     self.finished.append(self.visits.pop(player))
                 continue
+            distance, card_seen, front = measured
             busy = True
             if visit is None:
                 visit = self.visits[player] = Visit(player, frame)
             visit.last_frame = frame
             visit.samples.append((frame, t, distance))
-            if distance <= 0:
+            self._follow(visit, frame, t, distance, front)
+            if distance > 0:
+                visit.card_seen = card_seen  # what the hand carried up to the moment it reached the pile
+            else:
                 visit.frames_in_contact += 1
-                if visit.touch is None:
+                if visit.touch is None and visit.card_seen:
                     visit.touch = estimate_touch(visit.samples[-6:], period)
-            elif visit.touch is None and len(visit.samples) > 8:
+            if visit.touch is None and not visit.card_seen:
+                visit.touch = self._stop_touch(visit, period)
+            if visit.touch is None and len(visit.samples) > 8:
                 del visit.samples[:-8]
         crop = self.crop(view)
         if busy:
@@ -138,26 +185,82 @@ class PlaceTracker:
         self._previous_crop = crop.copy()
         if not self._dirty or self._still_frames < SETTLE_FRAMES:
             return None
-        return self._settle(crop, frame, t)
+        return self._settle(crop, frame, t, None if cardlike is None else cardlike[self.rows, self.cols])
 
-    def _settle(self, crop: np.ndarray, frame: int, t: float) -> PlaceChange:
+    def _settle(self, crop: np.ndarray, frame: int, t: float, cardlike: np.ndarray | None = None) -> PlaceChange:
         changed = True
         footprint = self.footprint
+        if self.settled_crop is None and cardlike is not None:
+            footprint = self._top_card_outline(_inside(self.inner, crop.shape[:2]), cardlike)
+            if not footprint[self.inner].any() or footprint.all():
+                footprint = self.footprint
         if self.settled_crop is not None:
-            difference = cv2.absdiff(crop, self.settled_crop).max(axis=2) > 30
-            difference = cv2.morphologyEx(difference.astype(np.uint8), cv2.MORPH_OPEN, np.ones((3, 3), np.uint8)).astype(bool)
-            changed = difference[self.inner].mean() > CHANGED_FRACTION
+            difference = np.zeros(crop.shape[:2], bool)
+            inner_now, inner_before = crop[self.inner], self.settled_crop[self.inner]
+            changed_here = cv2.absdiff(inner_now, inner_before).max(axis=2) > 30
+            changed_here = cv2.morphologyEx(changed_here.astype(np.uint8), cv2.MORPH_OPEN, np.ones((3, 3), np.uint8)).astype(bool)
+            difference[self.inner] = changed_here
+            changed = changed_here.mean() > CHANGED_FRACTION
             if changed:
-                footprint = _hull(difference)
+                footprint = self._top_card_outline(difference, cardlike)
         visits = tuple(visit for visit in self.finished if visit.touch is not None or visit.frames_in_contact)
         self.finished = []
         self.settled_crop = crop.copy()
         self._dirty = False
         return PlaceChange(self.place, frame, t, changed, visits, footprint, self.padded)
 
+    def _follow(self, visit: Visit, frame: int, t: float, distance: float, front) -> None:
+        if front is None:
+            return
+        step = 0.0 if visit.last_front is None else float(np.hypot(front[0] - visit.last_front[0], front[1] - visit.last_front[1]))
+        path = (visit.track[-1][2] if visit.track else 0.0) + step
+        visit.last_front = front
+        visit.track.append((frame, t, path))
+        visit.track_distance.append(distance)
+
+    def _stop_touch(self, visit: Visit, period: float) -> TouchEstimate | None:
+        """A hand whose card is hidden under it: the touch is where its approach comes to rest on the pile."""
+        near = [index for index, distance in enumerate(visit.track_distance) if distance <= NEAR_MM]
+        if not near:
+            return None
+        start = max(0, near[0] - 2)
+        track = visit.track[start:]
+        stop = find_stop(track)
+        if stop is None or visit.track_distance[start + stop] > NEAR_MM:
+            return None
+        return estimate_stop(track, stop, period)
+
+    def _end_visit(self, visit: Visit, period: float) -> None:
+        if visit.touch is None and visit.frames_in_contact:
+            contact = [index for index, sample in enumerate(visit.samples) if sample[2] <= 0]
+            visit.touch = estimate_touch(visit.samples[:contact[0] + 1][-6:], period) if contact else None
+
     @property
     def dirty(self) -> bool:
         return self._dirty
+
+    def _top_card_outline(self, difference: np.ndarray, cardlike: np.ndarray | None) -> np.ndarray:
+        """The new top card: a card-sized rectangle turned and placed like the card-coloured patch the
+        change lies in (the change alone misses where white card covers white card)."""
+        hull = _hull(difference)
+        if cardlike is None:
+            return hull
+        patch = (cardlike > 0) & (hull | _inside(self.inner, hull.shape))
+        count, labels, stats, _ = cv2.connectedComponentsWithStats(patch.astype(np.uint8), connectivity=8)
+        if count <= 1:
+            return hull
+        overlaps = [np.count_nonzero((labels == label) & hull) for label in range(1, count)]
+        best = 1 + int(np.argmax(overlaps))
+        points = cv2.findNonZero((labels == best).astype(np.uint8))
+        (cx, cy), (w, h), angle = cv2.minAreaRect(points)
+        card_w, card_h = CARD_WIDTH_MM * self.px_per_mm, CARD_HEIGHT_MM * self.px_per_mm
+        if w > h:
+            card_w, card_h = card_h, card_w
+        box = cv2.boxPoints(((cx, cy), (min(w, card_w) if w < 0.6 * card_w else card_w,
+                                        min(h, card_h) if h < 0.6 * card_h else card_h), angle))
+        out = np.zeros(hull.shape, np.uint8)
+        cv2.fillConvexPoly(out, np.round(box).astype(np.int32), 1)
+        return out.astype(bool)
 
     def pending_touch(self) -> float | None:
         """Earliest touch time of visits not yet reported (the pipeline holds later rulings back for it)."""
@@ -172,3 +275,9 @@ def _hull(mask: np.ndarray) -> np.ndarray:
         return out.astype(bool)
     cv2.fillConvexPoly(out, cv2.convexHull(points), 1)
     return out.astype(bool)
+
+
+def _inside(inner: tuple[slice, slice], shape: tuple[int, int]) -> np.ndarray:
+    mask = np.zeros(shape, bool)
+    mask[inner] = True
+    return mask

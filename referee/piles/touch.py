@@ -12,6 +12,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+import numpy as np
+
 #: Smallest timing error claimed, as a fraction of the frame period: edges are found to about a pixel,
 #: so even a perfect fit is not better than this. Raise it to call more close pairs "too close".
 MIN_ERROR_FRACTION = 0.15
@@ -53,3 +55,57 @@ def estimate_touch(samples: list[tuple[int, float, float]], period: float) -> To
     if t_in - t_out > 1.5 * period:  # frames were dropped around the touch: we know less
         error = max(error, (t_in - t_out) / 2)
     return TouchEstimate(t=min(max(t, t_out), t_in), frame=frame, error=error)
+
+
+#: Samples used on each side of the stop when fitting it.
+STOP_FIT_SAMPLES = 3
+
+
+def find_stop(samples: list[tuple[int, float, float]]) -> int | None:
+    """Index of the sample at which the approach ends: the first local minimum of speed.
+
+    `samples`: (frame, t, progress mm along the approach). Returns None until a minimum is confirmed
+    (the speed has risen again after it, or the hand has stayed still for two frame gaps).
+    """
+    if len(samples) < 3:
+        return None
+    speeds = [abs(b[2] - a[2]) / max(b[1] - a[1], 1e-6) for a, b in zip(samples, samples[1:])]
+    for k in range(1, len(speeds)):
+        slowed = speeds[k - 1] <= STOP_DIP * max(speeds[:k]) or speeds[k - 1] < STILL_MM_PER_S
+        if slowed and speeds[k] > speeds[k - 1] and (k < 2 or speeds[k - 1] <= speeds[k - 2]):
+            return k  # speed fell into gap k-1 and rose again after sample k
+        if k >= 2 and speeds[k] < STILL_MM_PER_S and speeds[k - 1] < STILL_MM_PER_S:
+            return k - 1
+    return None
+
+
+#: A slowest moment counts as the approach's end only if the speed has fallen to this fraction of the
+#: fastest so far (a steady hand's jitter is not a stop).
+STOP_DIP = 0.35
+#: Below this speed (mm/s) a hand counts as still.
+STILL_MM_PER_S = 20.0
+
+
+def estimate_stop(samples: list[tuple[int, float, float]], stop: int, period: float) -> TouchEstimate:
+    """Sub-frame instant at which a decelerating approach turned into the slide that follows, fitted as
+    p(t) = c - a (t0 - t)^2 before t0 and c + b (t - t0)^2 after it (an approach that eases in, a slide that
+    eases out), over a few samples on each side of the slowest one."""
+    window = samples[max(0, stop - STOP_FIT_SAMPLES):stop + STOP_FIT_SAMPLES + 1]
+    times = np.array([sample[1] for sample in window])
+    progress = np.array([sample[2] for sample in window])
+    progress = progress - progress.mean()
+    lower = samples[max(0, stop - 1)][1]
+    upper = samples[min(len(samples) - 1, stop + 1)][1]
+    best_t, best_residual = samples[stop][1], np.inf
+    for t0 in np.arange(lower, upper + 1e-9, 0.0005):
+        before = np.where(times < t0, -(t0 - times) ** 2, 0.0)
+        after = np.where(times >= t0, (times - t0) ** 2, 0.0)
+        design = np.stack([np.ones_like(times), before, after], axis=1)
+        coefficients, *_ = np.linalg.lstsq(design, progress, rcond=None)
+        if coefficients[1] < 0 or coefficients[2] < 0:
+            continue
+        residual = float(np.sum((design @ coefficients - progress) ** 2))
+        if residual < best_residual:
+            best_t, best_residual = float(t0), residual
+    frame = next((sample[0] for sample in samples if sample[1] >= best_t - 1e-9), samples[-1][0])
+    return TouchEstimate(t=best_t, frame=frame, error=MIN_ERROR_FRACTION * period)

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+import cv2
 import numpy as np
 
 from referee.capture.frames import Frame
@@ -27,6 +28,9 @@ from referee.table.layout import TableLayout
 #: Resolution of the crops handed to the recogniser (px per mm). Higher reads small indices better
 #: and costs recognition time; the view for motion stays coarse.
 READ_PX_PER_MM = 3.0
+#: A pixel is card-coloured (a face or its border) when at least this bright and at most this saturated.
+CARD_MIN_VALUE = 140
+CARD_MAX_SATURATION = 70
 #: How long (s) an arrival covered by a later card waits for its player's stock to show which card left.
 RESOLVE_SECONDS = 1.5
 
@@ -54,6 +58,7 @@ class TableTracker:
         self.last_masks = None
         self.last_view: np.ndarray | None = None
         # arrivals hidden under a later card, waiting to be named by the stock card that left
+        self._frame_index = 0
         self._unresolved: list[tuple[Arrival, float]] = []   # (arrival with a guessed card, deadline t)
         self._departures: list[tuple[str, float, Card]] = []  # (player, t, card) recently gone from a stock
 
@@ -78,18 +83,21 @@ class TableTracker:
         return min(times) if times else None
 
     def step(self, frame: Frame) -> list[Sighting]:
+        self._frame_index = frame.index
         view = self.view.rectify(frame.image)
         if self.background is None:
             self.background = BackgroundModel(view)
             self.table_colour.learn(self._bare_strips(view))
         foreground = self.background.foreground(view)
         masks = self.hands.split(foreground)
+        cardlike = card_coloured(view)
+        carried = {player: cv2.bitwise_and(mask, cardlike) for player, mask in masks.owned.items()}
         self.last_masks, self.last_view = masks, view
         sightings: list[Sighting] = []
         changes: list[tuple[Place, PlaceChange]] = []
         for place, tracker in self.places.items():
             finished_before = len(tracker.finished)
-            change = tracker.step(view, masks.owned, frame.index, frame.t, self.period)
+            change = tracker.step(view, masks.owned, frame.index, frame.t, self.period, carried, cardlike)
             if place.kind == "spit_pile" and len(tracker.finished) > finished_before:
                 crop = self.view.crop(frame.image, tracker.rect, READ_PX_PER_MM)
                 for visit in tracker.finished[finished_before:]:
@@ -136,7 +144,10 @@ class TableTracker:
         crop = self.view.crop(image, tracker.rect, READ_PX_PER_MM)
         rows, cols = self.spots[place].to_pixels(self.view.px_per_mm, self.shape)
         spot = self.last_view[rows, cols] if self.last_view is not None else crop
-        return read_place(self.namer, crop, spot, self.table_colour)
+        namer = self.namer
+        if hasattr(namer, "name_top_card_in"):  # a namer that reads ground truth by frame and place
+            namer = _AtPlace(namer, self._frame_index, tracker.rect)
+        return read_place(namer, crop, spot, self.table_colour)
 
     def _read_layout(self, frame: Frame, *, first: bool) -> LayoutRead:
         for place in self.places:
@@ -208,3 +219,19 @@ def place_slices(tracker: PlaceTracker) -> tuple[slice, slice]:
     rows, cols = tracker.inner
     return (slice(tracker.rows.start + rows.start, tracker.rows.start + rows.stop),
             slice(tracker.cols.start + cols.start, tracker.cols.start + cols.stop))
+
+
+def card_coloured(view: np.ndarray) -> np.ndarray:
+    """uint8 mask of pale, unsaturated pixels: card faces and their white borders."""
+    hsv = cv2.cvtColor(view, cv2.COLOR_BGR2HSV)
+    return cv2.inRange(hsv, (0, 0, CARD_MIN_VALUE), (180, CARD_MAX_SATURATION, 255)) // 255
+
+
+class _AtPlace:
+    """Adapts a namer with `name_top_card_in(frame, rect, image)` to the one-argument door."""
+
+    def __init__(self, namer, frame: int, rect: RectMM) -> None:
+        self.namer, self.frame, self.rect = namer, frame, rect
+
+    def name_top_card(self, image: np.ndarray):
+        return self.namer.name_top_card_in(self.frame, self.rect, image)

@@ -36,7 +36,7 @@ def load_calibration(path: str | pathlib.Path, *, image_size: tuple[int, int], f
         area = data.get("area_mm") or data.get("play_area_mm") or (800.0, 600.0)
         try:
             calibration = Calibration.from_corners(data["play_area_corners_px"], area=tuple(float(v) for v in area),
-                                                   image_size=image_size, fps=fps)
+                                                   image_size=image_size, fps=fps, lens=_renderer_lens(data, image_size))
         except (TypeError, ValueError) as error:
             raise CalibrationError(f"calibration file {path}: play_area_corners_px must be four [x, y] pairs ({error})") from None
     if tuple(calibration.image_size) != tuple(image_size):
@@ -44,3 +44,20 @@ def load_calibration(path: str | pathlib.Path, *, image_size: tuple[int, int], f
             f"calibration {path} was made for {calibration.image_size[0]}x{calibration.image_size[1]} frames but the video "
             f"is {image_size[0]}x{image_size[1]}: calibrate on this camera's frames (`referee calibrate --video ...`)")
     return calibration
+
+
+def _renderer_lens(data: dict, image_size: tuple[int, int]):
+    """The synthetic camera's lens (focal length, k1, k2 about the image centre), when corners.json gives it."""
+    camera = data.get("camera")
+    if not isinstance(camera, dict) or "focal_px" not in camera:
+        return None
+    from referee.calibration.lens import LensModel
+
+    try:
+        focal = float(camera["focal_px"])
+        k1, k2 = float(camera.get("k1", 0.0)), float(camera.get("k2", 0.0))
+    except (TypeError, ValueError):
+        return None
+    width, height = image_size
+    matrix = [[focal, 0.0, width / 2], [0.0, focal, height / 2], [0.0, 0.0, 1.0]]
+    return LensModel(camera_matrix=matrix, distortion=[k1, k2, 0.0, 0.0, 0.0], image_size=image_size, source="renderer")

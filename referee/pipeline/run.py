@@ -58,12 +58,12 @@ class ReplayResult:
 
 
 def replay(video: str | pathlib.Path, calibration_path: str | pathlib.Path, events_path: str | pathlib.Path, *,
-           namer: TopCardNamer | None = None, progress: Callable[[int, int], None] | None = None,
+           namer: TopCardNamer | None = None, models: str | None = None, progress: Callable[[int, int], None] | None = None,
            on_frame: Callable[[Frame, RefereeSession], None] | None = None,
            warn: Callable[[str], None] | None = None) -> ReplayResult:
     source = VideoFileSource(video, warn=warn)
     calibration = load_calibration(calibration_path, image_size=(source.width, source.height), fps=source.fps)
-    namer = namer if namer is not None else load_namer()
+    namer = namer if namer is not None else load_namer(models)
     started = time.perf_counter()
     last_t = 0.0
     seen_notices = 0

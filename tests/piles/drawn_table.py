@@ -1,4 +1,4 @@
-"""A plainly drawn table for the tracker's own tests: flat-colour cards whose colour encodes the card,
+"""A plainly drawn table for the tracker's own tests: white cards with a centre whose colour encodes the card,
 skin-coloured hands with arms reaching in from a player's edge, a plain camera straight above.
 
 Cards are named by `ColourNamer`, a fake recogniser plugged in through the same Protocol as the real
@@ -51,8 +51,8 @@ class ColourNamer:
     def name_top_card(self, image: np.ndarray):
         self.calls += 1
         pixels = image.reshape(-1, 3).astype(np.int32)
-        cardish = pixels[np.abs(pixels[:, 2] - 235) < 14]
-        if len(cardish) < 0.08 * len(pixels):
+        cardish = pixels[(np.abs(pixels[:, 2] - 235) < 14) & (pixels[:, 1] < 205)]  # the coloured centre, not the white
+        if len(cardish) < 0.03 * len(pixels):
             return None, 0.0
         rank = np.clip(np.round((cardish[:, 0] - 30) / 16), 0, 12).astype(int)
         suit = np.clip(np.round((cardish[:, 1] - 40) / 50), 0, 3).astype(int)
@@ -126,36 +126,29 @@ class DrawnTable:
         for card, centre, t_from, t_until in self.lying:
             if t_from <= t < t_until:
                 _draw_card(image, card, centre)
-        hands = []
-        for move in self.moves:
-            if move.t_grab <= t < move.t_end:
-                if t < move.t_release:
-                    position = self._card_at(move, t)
-                    if not move.slap:
-                        pass
-                else:
-                    position = None
-                if move.slap:
-                    position = self._card_at(move, min(t, move.t_release))
-                    if t >= move.t_release:
-                        s = (t - move.t_release) / (move.t_end - move.t_release)
-                        edge_y = -60 if move.player == "A" else 660
-                        position = (position[0], position[1] + (edge_y - position[1]) * s)
-                    hands.append((move.player, position))
-                    continue
-                if position is not None:
-                    _draw_card(image, move.card, position)
-                    hands.append((move.player, (position[0], position[1] + (-30 if move.player == "A" else 30))))
-                else:
-                    s = (t - move.t_release) / (move.t_end - move.t_release)
-                    edge_y = -60 if move.player == "A" else 660
-                    hold = (move.final[0], move.final[1] + (-30 if move.player == "A" else 30))
-                    hands.append((move.player, (hold[0], hold[1] + (edge_y - hold[1]) * s)))
-            if t >= move.t_release and not move.slap:
-                pass
-        for move in self.moves:
+        for move in self.moves:  # cards already put down lie under anything still moving
             if t >= move.t_release and not move.slap:
                 _draw_card(image, move.card, move.final)
+        hands = []
+        for move in self.moves:
+            if not move.t_grab <= t < move.t_end:
+                continue
+            edge_y = -60 if move.player == "A" else 660
+            toward = -30 if move.player == "A" else 30
+            if move.slap:
+                position = self._card_at(move, min(t, move.t_release))
+                if t >= move.t_release:
+                    s = (t - move.t_release) / (move.t_end - move.t_release)
+                    position = (position[0], position[1] + (edge_y - position[1]) * s)
+                hands.append((move.player, position))
+            elif t < move.t_release:
+                position = self._card_at(move, t)
+                _draw_card(image, move.card, position)
+                hands.append((move.player, (position[0], position[1] + toward)))
+            else:
+                s = (t - move.t_release) / (move.t_end - move.t_release)
+                hold = (move.final[0], move.final[1] + toward)
+                hands.append((move.player, (hold[0], hold[1] + (edge_y - hold[1]) * s)))
         for player, position in hands:
             _draw_hand(image, player, position)
         if self.light != 1.0:
@@ -174,9 +167,14 @@ def _draw_card(image: np.ndarray, card: Card | None, centre: tuple[float, float]
     x, y = centre
     top_left = _px((x - CARD_WIDTH_MM / 2, y - CARD_HEIGHT_MM / 2))
     bottom_right = _px((x + CARD_WIDTH_MM / 2, y + CARD_HEIGHT_MM / 2))
-    colour = card_colour(card) if card is not None else (140, 30, 30)
-    cv2.rectangle(image, top_left, bottom_right, colour, -1)
-    cv2.rectangle(image, top_left, bottom_right, (250, 250, 250), 2)
+    if card is None:
+        cv2.rectangle(image, top_left, bottom_right, (140, 30, 30), -1)
+        cv2.rectangle(image, top_left, bottom_right, (250, 250, 250), 2)
+        return
+    cv2.rectangle(image, top_left, bottom_right, (238, 238, 238), -1)  # a white face, as cards have
+    inset = int(round(12 * SCALE))
+    cv2.rectangle(image, (top_left[0] + inset, top_left[1] + inset), (bottom_right[0] - inset, bottom_right[1] - inset),
+                  card_colour(card), -1)
 
 
 def _draw_hand(image: np.ndarray, player: str, position: tuple[float, float]) -> None:

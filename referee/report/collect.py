@@ -1,0 +1,88 @@
+"""Keeps the last few seconds of footage (the centre of the table, and whose hands were where) so that
+when a contested call is ruled, the frames around its touch can still be drawn for the report."""
+
+from __future__ import annotations
+
+import collections
+import pathlib
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from referee.capture.frames import Frame
+from referee.report.draw import CallFrame, crop_box, draw_call_frame
+from referee.rules.events import Event, EventType
+
+#: Frames kept in memory (at 30 fps, 4 s): a ruling comes at most a couple of seconds after its touch.
+KEEP_FRAMES = 120
+
+
+def is_contested(event: Event) -> bool:
+    """Calls two players might argue about: touch order, illegal plays, slaps, breaches."""
+    if event.type in (EventType.TOUCH_ORDER, EventType.SLAP, EventType.VIOLATION):
+        return True
+    return event.type is EventType.PLAY and not event.get("legal", True)
+
+
+@dataclass
+class Call:
+    event: Event
+    frames: list[CallFrame] = field(default_factory=list)
+
+
+class ReportCollector:
+    def __init__(self, folder: str | pathlib.Path, *, keep: int = KEEP_FRAMES) -> None:
+        self.folder = pathlib.Path(folder)
+        self.keep = keep
+        self._ring: collections.OrderedDict[int, tuple[float, np.ndarray, np.ndarray, dict]] = collections.OrderedDict()
+        self._box: tuple[int, int, int, int] | None = None
+        self._seen_events = 0
+        self.calls: list[Call] = []
+        self._session = None
+
+    def on_frame(self, frame: Frame, session) -> None:
+        """Hooked into RefereeSession: remembers this frame, and draws calls ruled since the last one."""
+        self._session = session
+        tracker = session.tracker
+        if self._box is None:
+            self._box = crop_box(tracker.view, frame.image.shape)
+        x0, y0, x1, y1 = self._box
+        masks = tracker.last_masks
+        owners = np.zeros(tracker.shape, np.uint8)
+        if masks is not None:
+            owners[masks.owned["A"] > 0] = 1
+            owners[masks.owned["B"] > 0] = 2
+        outlines = {place.index: place_tracker.footprint.copy() for place, place_tracker in tracker.places.items()
+                    if place.kind == "spit_pile"}
+        self._ring[frame.index] = (frame.t, frame.image[y0:y1, x0:x1].copy(), owners, outlines)
+        while len(self._ring) > self.keep:
+            self._ring.popitem(last=False)
+        self._collect(session)
+
+    def _collect(self, session) -> None:
+        events = session.events
+        for event in events[self._seen_events:]:
+            if is_contested(event):
+                self.calls.append(self._call(event, session))
+        self._seen_events = len(events)
+
+    def _call(self, event: Event, session) -> Call:
+        call = Call(event)
+        if event.frame is None:
+            return call
+        tracker = session.tracker
+        for offset, label in ((-1, "before"), (0, "at"), (1, "after")):
+            kept = self._ring.get(event.frame + offset)
+            if kept is None:
+                continue
+            t, image, owners, outlines = kept
+            call.frames.append(draw_call_frame(label, event.frame + offset, t, image, self._box, owners, outlines,
+                                               tracker, event))
+        return call
+
+    def write(self, session, *, video: str = "") -> pathlib.Path:
+        from referee.report.page import write_report
+
+        if self._session is not None:
+            self._collect(self._session)
+        return write_report(self.folder, session.events, self.calls, video=video, notices=[])

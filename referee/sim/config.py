@@ -26,8 +26,8 @@ class SimConfig:
 
     # ---- one hand's movement (a play takes about 0.35-0.9 s from rest to rest) ----
     #: median and clip range of the pause before a hand moves (log-normal)
-    think_median_s: float = 0.10
-    think_range_s: Range = (0.03, 0.45)
+    think_median_s: float = 0.15
+    think_range_s: Range = (0.04, 0.6)
     #: from rest to the card, from the card to its target, holding it there, back to rest
     reach_s: Range = (0.08, 0.18)
     travel_s: Range = (0.15, 0.40)

@@ -157,10 +157,17 @@ class RulesEngine(PlayRules):
                 )
             cards = pending.cards
         elif self._phase is not GamePhase.WAITING_FOR_LAYOUT:
-            raise ObservationError(
-                f"{describe(obs)}: round {self._round} is still being played ({self._phase.value}); "
-                "a new layout can only follow the end of a round"
-            )
+            if not (obs.stock_counts and obs.spit_counts):
+                raise ObservationError(
+                    f"{describe(obs)}: round {self._round} is still being played ({self._phase.value}); "
+                    "a new layout can only follow the end of a round (give stock_counts and spit_counts to start "
+                    "a new round anyway)"
+                )
+            # the end of the round was missed: take the new layout as seen, with its counts
+            cards = {p: sum(obs.stock_counts[p]) + obs.spit_counts[p] for p in PLAYERS}
+            events.append(self._event(
+                EventType.NOTICE, obs, message=f"the end of round {self._round} was not seen; new layout taken as seen"
+            ))
         plan = {player: self._planned_layout(obs, player, cards[player]) for player in PLAYERS}
         tops = [card for player in PLAYERS for card in obs.stock_tops[player] if card is not None]
         _refuse_duplicates(obs, tops)

@@ -101,3 +101,12 @@ def test_after_the_game_ends_further_observations_are_refused():
     assert engine.state.winner == "A"
     with pytest.raises(ObservationError, match="came after the game ended"):
         engine.observe(Slap(2.0, "A", 0))
+
+
+def test_a_new_layout_with_counts_in_the_middle_of_a_round_starts_the_next_round_with_a_notice():
+    engine = table()
+    tops = {"A": ["2C", "3C", "4C", "5C", None], "B": ["2D", "3D", "4D", "5D", "6D"]}
+    counts = {"A": [1, 2, 3, 1, 0], "B": [1, 2, 3, 4, 5]}
+    events = engine.observe(RoundLaidOut(5.0, tops, stock_counts=counts, spit_counts={"A": 0, "B": 30}))
+    assert kinds(events) == ["notice", "round_start"] and "not seen" in events[0]["message"]
+    assert engine.state.spit_piles_in_use == 1 and engine.state.players["B"].spit_count == 30

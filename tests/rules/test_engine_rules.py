@@ -339,3 +339,11 @@ def test_breaches_the_referee_can_see_are_violation_events(observation, kind):
     engine = table()
     [event] = engine.observe(observation)
     assert (event.type.value, event["player"], event["kind"]) == ("violation", observation.player, kind)
+
+
+def test_events_carry_the_frame_of_the_observation_they_were_ruled_from():
+    engine = table(a="2H 5S 8D JC KH", b="3C 6D 10S QS AH", piles="4C 7H")
+    first = engine.observe(CardLanded(1.0, "A", 1, "8D", frame=30))
+    second = engine.observe(CardLanded(1.1, "B", 1, "QS", frame=33))
+    assert [e.frame for e in first] == [30] and [e.frame for e in second] == [33, 33]
+    assert kinds(second) == ["touch_order", "play"]

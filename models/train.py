@@ -1,0 +1,244 @@
+"""Train the card models from scratch on rendered scenes, offline, on CPU; export them to ONNX.
+
+    python -m models.train                 # data, index classifier, card detector, ONNX into models/
+    python -m models.train --quick         # tiny data, 1 epoch each, exports into models/runs/quick/ (CI)
+    python -m models.train --resume        # carry on from the last checkpoints under models/runs/
+    python -m models.train --stage detector --hours 0.5
+
+Needs the training extra (`pip install -e '.[train]'`): ultralytics, torch, onnx. Nothing is downloaded:
+models start from their YAML definitions, fonts and settings stay inside models/runs/.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import multiprocessing
+import os
+import pathlib
+import shutil
+import sys
+import time
+
+import cv2
+import numpy as np
+
+MODELS_DIR = pathlib.Path(__file__).resolve().parent
+RUNS_DIR = MODELS_DIR / "runs"
+DATA_DIR = MODELS_DIR / "data"
+DETECTOR_ONNX = "card_detector.onnx"
+CLASSIFIER_ONNX = "card_index_classifier.onnx"
+#: Seeds of training scenes start here, validation scenes at VAL_SEED, benchmark scenes at
+#: benchmarks.vision_rendered.BENCHMARK_SEED (never trained on).
+TRAIN_SEED = 0
+VAL_SEED = 1_000_000
+
+
+def offline_environment() -> None:
+    """Keep ultralytics off the network: no hub, no telemetry, no font download."""
+    config = RUNS_DIR / ".yolo-config"
+    (config / "Ultralytics").mkdir(parents=True, exist_ok=True)
+    os.environ["YOLO_OFFLINE"] = "1"
+    os.environ["YOLO_CONFIG_DIR"] = str(config)
+    os.environ["ORT_DISABLE_TELEMETRY"] = "1"
+    os.environ.setdefault("OMP_NUM_THREADS", "2")
+    font_target = config / "Ultralytics" / "Arial.ttf"
+    if not font_target.exists():
+        for candidate in _font_candidates():
+            if candidate.is_file():
+                shutil.copyfile(candidate, font_target)
+                shutil.copyfile(candidate, config / "Ultralytics" / "Arial.Unicode.ttf")
+                break
+
+
+def _font_candidates() -> list[pathlib.Path]:
+    found = [pathlib.Path("/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf")]
+    try:
+        import matplotlib
+
+        found.append(pathlib.Path(matplotlib.get_data_path()) / "fonts" / "ttf" / "DejaVuSans.ttf")
+    except ImportError:
+        pass
+    return found
+
+
+def import_ultralytics(threads: int = 2):
+    offline_environment()
+    import torch
+    import ultralytics
+    from ultralytics.utils import SETTINGS, torch_utils
+
+    SETTINGS.update({"sync": False})
+    torch_utils.NUM_THREADS = threads  # ultralytics trains on one core unless told
+    torch.set_num_threads(threads)
+    return ultralytics
+
+
+# ------------------------------------------------------------------------------------------ data
+def _scene_job(job: tuple[int, str, int, str]) -> tuple[int, int]:
+    seed, split, detector_side, root = job
+    from models import data_gen
+
+    root_path = pathlib.Path(root)
+    scene = data_gen.render_scene(seed)
+    lines = data_gen.obb_label_lines(scene)
+    image = scene.image
+    scale = detector_side / max(image.shape[:2])
+    small = cv2.resize(image, (int(round(image.shape[1] * scale)), int(round(image.shape[0] * scale))), interpolation=cv2.INTER_AREA)
+    cv2.imwrite(str(root_path / "detector" / "images" / split / f"{seed}.jpg"), small, [cv2.IMWRITE_JPEG_QUALITY, 92])
+    (root_path / "detector" / "labels" / split / f"{seed}.txt").write_text("\n".join(lines) + ("\n" if lines else ""))
+    rng = np.random.default_rng(seed + 7_000_000)
+    samples = data_gen.index_samples(scene, rng)
+    for number, (crop, label) in enumerate(samples):
+        folder = root_path / "index" / split / label
+        cv2.imwrite(str(folder / f"{seed}_{number}.png"), crop)
+    return len(lines), len(samples)
+
+
+def generate_data(root: pathlib.Path, *, train_scenes: int, val_scenes: int, detector_side: int, workers: int = 2, face_crops_per_card: int = 4) -> dict:
+    from models import data_gen
+
+    started = time.time()
+    if root.exists():
+        shutil.rmtree(root)
+    for split in ("train", "val"):
+        (root / "detector" / "images" / split).mkdir(parents=True)
+        (root / "detector" / "labels" / split).mkdir(parents=True)
+        for name in data_gen.class_names():
+            (root / "index" / split / name).mkdir(parents=True)
+    (root / "detector" / "cards.yaml").write_text(
+        f"path: {root / 'detector'}\ntrain: images/train\nval: images/val\nnames:\n  0: card\n"
+    )
+    jobs = [(TRAIN_SEED + k, "train", detector_side, str(root)) for k in range(train_scenes)]
+    jobs += [(VAL_SEED + k, "val", detector_side, str(root)) for k in range(val_scenes)]
+    if workers > 1:
+        with multiprocessing.get_context("fork").Pool(workers) as pool:
+            counts = pool.map(_scene_job, jobs, chunksize=8)
+    else:
+        counts = [_scene_job(job) for job in jobs]
+    # a few crops of every card flat on a plain ground, so every class exists even in a tiny run
+    for split, base in (("train", TRAIN_SEED), ("val", VAL_SEED)):
+        for number, card in enumerate(data_gen.ALL_CARDS):
+            for repeat in range(face_crops_per_card):
+                seed = base + 9_000_000 + number * 100 + repeat
+                for side, (crop, label) in enumerate(data_gen.face_samples(seed, card)):
+                    cv2.imwrite(str(root / "index" / split / label / f"face{seed}_{side}.png"), crop)
+        for repeat in range(face_crops_per_card):
+            scene = data_gen.render_scene(base + 9_500_000 + repeat)
+            rng = np.random.default_rng(repeat)
+            for quad in scene.backs[:1] or [np.array([[0, 0], [40, 0], [40, 56], [0, 56]], np.float32)]:
+                from referee.vision.geometry import index_crops, order_card_corners
+
+                crop = index_crops(scene.image, order_card_corners(data_gen.imperfect_outline(rng, quad)))[0]
+                cv2.imwrite(str(root / "index" / split / data_gen.NONE_CLASS / f"face{base}_{repeat}.png"), crop)
+    summary = {
+        "train_scenes": train_scenes,
+        "val_scenes": val_scenes,
+        "detector_boxes": int(sum(c[0] for c in counts)),
+        "index_crops": int(sum(c[1] for c in counts)),
+        "seconds": round(time.time() - started, 1),
+    }
+    (root / "summary.json").write_text(json.dumps(summary, indent=2))
+    print(f"data: {summary}", flush=True)
+    return summary
+
+
+# ------------------------------------------------------------------------------------------ training
+def _run_dir(name: str) -> pathlib.Path:
+    return RUNS_DIR / name
+
+
+def train_classifier(data: pathlib.Path, *, name: str, epochs: int, image_size: int, resume: bool, hours: float | None, threads: int) -> pathlib.Path:
+    ultralytics = import_ultralytics(threads)
+    last = _run_dir(name) / "weights" / "last.pt"
+    if resume and last.exists():
+        model = ultralytics.YOLO(str(last))
+        model.train(resume=True)
+    else:
+        model = ultralytics.YOLO("yolo11n-cls.yaml")
+        arguments = dict(
+            data=str(data), epochs=epochs, imgsz=image_size, batch=128, workers=1, device="cpu", pretrained=False,
+            project=str(RUNS_DIR), name=name, exist_ok=True, plots=False, amp=False,
+            # the crops are already cut as the runtime cuts them: keep augmentation mild, never mirror
+            fliplr=0.0, flipud=0.0, scale=0.12, erasing=0.15, auto_augment=None, hsv_h=0.02, hsv_s=0.4, hsv_v=0.4,
+            lr0=0.002, optimizer="AdamW", cos_lr=True, warmup_epochs=1, patience=100, seed=0, deterministic=False,
+        )
+        if hours:
+            arguments["time"] = hours
+        model.train(**arguments)
+    return _run_dir(name) / "weights" / "best.pt"
+
+
+def train_detector(data_yaml: pathlib.Path, *, name: str, epochs: int, image_size: int, resume: bool, hours: float | None, threads: int) -> pathlib.Path:
+    ultralytics = import_ultralytics(threads)
+    last = _run_dir(name) / "weights" / "last.pt"
+    if resume and last.exists():
+        model = ultralytics.YOLO(str(last))
+        model.train(resume=True)
+    else:
+        model = ultralytics.YOLO("yolo11n-obb.yaml")
+        arguments = dict(
+            data=str(data_yaml), epochs=epochs, imgsz=image_size, batch=16, workers=1, device="cpu", pretrained=False,
+            project=str(RUNS_DIR), name=name, exist_ok=True, plots=False, amp=False,
+            # scenes are already turned, tilted and lit at random; mirroring would teach mirrored indices
+            fliplr=0.0, flipud=0.0, degrees=0.0, mosaic=0.3, close_mosaic=2, scale=0.3, translate=0.1, mixup=0.0,
+            hsv_h=0.015, hsv_s=0.5, hsv_v=0.4, lr0=0.01, cos_lr=False, warmup_epochs=1, patience=100, seed=0, deterministic=False,
+        )
+        if hours:
+            arguments["time"] = hours
+        model.train(**arguments)
+    return _run_dir(name) / "weights" / "best.pt"
+
+
+def export_onnx(weights: pathlib.Path, target: pathlib.Path, *, image_size: int, dynamic: bool) -> pathlib.Path:
+    ultralytics = import_ultralytics()
+    model = ultralytics.YOLO(str(weights))
+    exported = pathlib.Path(model.export(format="onnx", imgsz=image_size, opset=17, simplify=True, dynamic=dynamic, device="cpu"))
+    target.parent.mkdir(parents=True, exist_ok=True)
+    shutil.copyfile(exported, target)
+    print(f"exported {weights} -> {target}", flush=True)
+    return target
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m models.train", description=__doc__.split("\n\n")[0])
+    parser.add_argument("--quick", action="store_true", help="tiny data and one epoch each, exported to models/runs/quick/ (CI smoke run)")
+    parser.add_argument("--resume", action="store_true", help="continue from models/runs/<stage>/weights/last.pt")
+    parser.add_argument("--stage", choices=("all", "data", "classifier", "detector", "export"), default="all")
+    parser.add_argument("--scenes", type=int, default=3000, help="training scenes to render (validation: a tenth)")
+    parser.add_argument("--detector-epochs", type=int, default=30)
+    parser.add_argument("--classifier-epochs", type=int, default=12)
+    parser.add_argument("--hours", type=float, default=None, help="time budget of the detector (ultralytics `time`)")
+    parser.add_argument("--classifier-hours", type=float, default=None)
+    parser.add_argument("--threads", type=int, default=2)
+    parser.add_argument("--detector-size", type=int, default=256, help="detector input side, pixels (multiple of 32)")
+    parser.add_argument("--out", type=pathlib.Path, default=None, help="where the ONNX files go (default models/, or models/runs/quick/ with --quick)")
+    args = parser.parse_args(argv)
+
+    quick = args.quick
+    data_root = DATA_DIR / ("quick" if quick else "full")
+    out = args.out or (RUNS_DIR / "quick" if quick else MODELS_DIR)
+    detector_size, classifier_size = (args.detector_size, 64)
+    suffix = "-quick" if quick else ""
+    started = time.time()
+    if args.stage in ("all", "data"):
+        scenes = 12 if quick else args.scenes
+        generate_data(data_root, train_scenes=scenes, val_scenes=max(4, scenes // 20), detector_side=max(320, detector_size), workers=1 if quick else 2,
+                      face_crops_per_card=1 if quick else 6)
+    if args.stage in ("all", "classifier"):
+        weights = train_classifier(data_root / "index", name="classifier" + suffix, epochs=1 if quick else args.classifier_epochs,
+                                   image_size=classifier_size, resume=args.resume, hours=args.classifier_hours, threads=args.threads)
+        export_onnx(weights, out / CLASSIFIER_ONNX, image_size=classifier_size, dynamic=True)
+    if args.stage in ("all", "detector"):
+        weights = train_detector(data_root / "detector" / "cards.yaml", name="detector" + suffix, epochs=1 if quick else args.detector_epochs,
+                                 image_size=detector_size, resume=args.resume, hours=args.hours, threads=args.threads)
+        export_onnx(weights, out / DETECTOR_ONNX, image_size=detector_size, dynamic=True)
+    if args.stage == "export":
+        export_onnx(_run_dir("classifier" + suffix) / "weights" / "best.pt", out / CLASSIFIER_ONNX, image_size=classifier_size, dynamic=True)
+        export_onnx(_run_dir("detector" + suffix) / "weights" / "best.pt", out / DETECTOR_ONNX, image_size=detector_size, dynamic=True)
+    print(f"done in {time.time() - started:.0f} s; models in {out}", flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

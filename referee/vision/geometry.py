@@ -1,0 +1,134 @@
+"""Card geometry in image pixels: ordering an outline, cutting the corner indices out upright, letterboxing.
+
+The shared truth between training (models/data_gen.py) and the runtime: the index crops the
+classifier was trained on are cut here, so both sides see exactly the same pixels.
+"""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+#: A standard poker card, millimetres (width, height).
+CARD_MM: tuple[float, float] = (63.0, 88.0)
+
+#: The corner region cut out around an index, millimetres from the card's corner (width, height).
+#: Large enough to hold the rank and the suit pip below it on common decks, with a margin for an
+#: outline a few millimetres off. Raising it tolerates worse outlines but shrinks the index in the crop.
+INDEX_REGION_MM: tuple[float, float] = (20.0, 32.0)
+
+#: Side of the square crop the index classifier reads, pixels.
+INDEX_CROP_PX = 64
+
+
+def order_card_corners(quad: np.ndarray) -> np.ndarray:
+    """Corners of a card outline clockwise (y down), starting at an end of a short edge.
+
+    The first edge (corner 0 -> corner 1) is a short edge, so the card reads as portrait with
+    corner 0 at its upper left. Which of the two short edges comes first is arbitrary: a card looks
+    the same turned half round, and the recogniser reads both corners.
+    """
+    points = np.asarray(quad, dtype=np.float32).reshape(4, 2)
+    center = points.mean(axis=0)
+    angles = np.arctan2(points[:, 1] - center[1], points[:, 0] - center[0])
+    points = points[np.argsort(angles)]  # increasing angle is clockwise on screen (y down)
+    first_edge = np.linalg.norm(points[1] - points[0]) + np.linalg.norm(points[3] - points[2])
+    second_edge = np.linalg.norm(points[2] - points[1]) + np.linalg.norm(points[0] - points[3])
+    if first_edge > second_edge:
+        points = np.roll(points, -1, axis=0)
+    # Of the two portrait orderings, start from the one whose corner 0 is higher in the image, so that
+    # an upright card comes out upright.
+    if points[2, 1] + points[3, 1] < points[0, 1] + points[1, 1]:
+        points = np.roll(points, -2, axis=0)
+    return points.astype(np.float32)
+
+
+def turn_half_round(quad: np.ndarray) -> np.ndarray:
+    """The same outline with its corners relabelled as if the card were turned 180 degrees."""
+    return np.roll(np.asarray(quad, dtype=np.float32), -2, axis=0)
+
+
+def card_to_image_homography(quad: np.ndarray) -> np.ndarray:
+    """Homography from card millimetres (0..63, 0..88) to image pixels for an ordered outline."""
+    width, height = CARD_MM
+    card_corners = np.array([[0, 0], [width, 0], [width, height], [0, height]], dtype=np.float32)
+    return cv2.getPerspectiveTransform(card_corners, np.asarray(quad, dtype=np.float32))
+
+
+def _warp_region(image: np.ndarray, region_px: np.ndarray, size: int) -> np.ndarray:
+    """Warp the image quadrilateral `region_px` (clockwise from upper left) onto a size x size square.
+
+    Large regions are first shrunk with area averaging, so a crop from a 12-megapixel photo is not aliased.
+    """
+    height, width = image.shape[:2]
+    x0, y0 = np.floor(region_px.min(axis=0)).astype(int) - 2
+    x1, y1 = np.ceil(region_px.max(axis=0)).astype(int) + 3
+    x0c, y0c, x1c, y1c = max(x0, 0), max(y0, 0), min(x1, width), min(y1, height)
+    target = np.array([[0, 0], [size, 0], [size, size], [0, size]], dtype=np.float32)
+    if x1c - x0c < 2 or y1c - y0c < 2:
+        return np.zeros((size, size, 3), dtype=np.uint8)
+    patch = image[y0c:y1c, x0c:x1c]
+    points = region_px - np.array([x0c, y0c], dtype=np.float32)
+    extent = max(np.linalg.norm(region_px[1] - region_px[0]), np.linalg.norm(region_px[3] - region_px[0]))
+    shrink = extent / (1.5 * size)
+    if shrink > 1.0:
+        new_size = (max(2, int(round(patch.shape[1] / shrink))), max(2, int(round(patch.shape[0] / shrink))))
+        ratio = np.array([new_size[0] / patch.shape[1], new_size[1] / patch.shape[0]], dtype=np.float32)
+        points = (points + 0.5) * ratio - 0.5  # resize maps pixel centres, not pixel corners
+        patch = cv2.resize(patch, new_size, interpolation=cv2.INTER_AREA)
+    matrix = cv2.getPerspectiveTransform(points.astype(np.float32), target)
+    return cv2.warpPerspective(patch, matrix, (size, size), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+
+
+def index_crops(image: np.ndarray, quad: np.ndarray, size: int = INDEX_CROP_PX) -> tuple[np.ndarray, np.ndarray]:
+    """The two corner-index crops of an ordered card outline, each turned upright.
+
+    First the crop at corner 0 (upper left), then the crop at corner 2 turned half round, which is
+    where a standard card prints its second index.
+    """
+    homography = card_to_image_homography(quad)
+    width, height = CARD_MM
+    region_width, region_height = INDEX_REGION_MM
+    upper_left = np.array([[0, 0], [region_width, 0], [region_width, region_height], [0, region_height]], dtype=np.float32)
+    lower_right = np.array([width, height], dtype=np.float32) - upper_left  # turned half round
+    crops = []
+    for region_mm in (upper_left, lower_right):
+        region_px = cv2.perspectiveTransform(region_mm.reshape(-1, 1, 2), homography).reshape(4, 2)
+        crops.append(_warp_region(image, region_px, size))
+    return crops[0], crops[1]
+
+
+def rectify_card(image: np.ndarray, quad: np.ndarray, px_per_mm: float = 4.0) -> np.ndarray:
+    """The card of an ordered outline warped to an upright rectangle (63 x 88 mm at px_per_mm)."""
+    width, height = CARD_MM
+    size = (int(round(width * px_per_mm)), int(round(height * px_per_mm)))
+    target = np.array([[0, 0], [size[0], 0], [size[0], size[1]], [0, size[1]]], dtype=np.float32)
+    matrix = cv2.getPerspectiveTransform(np.asarray(quad, dtype=np.float32), target)
+    return cv2.warpPerspective(image, matrix, size, flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+
+
+def letterbox(image: np.ndarray, size: int) -> tuple[np.ndarray, float, tuple[float, float]]:
+    """Resize keeping the aspect ratio and pad to size x size with grey 114, centred (as ultralytics does).
+
+    Returns the padded image, the scale applied and the (x, y) padding; a point p in the padded image
+    is (p - padding) / scale in the original.
+    """
+    height, width = image.shape[:2]
+    scale = min(size / height, size / width)
+    new_width, new_height = int(round(width * scale)), int(round(height * scale))
+    interpolation = cv2.INTER_AREA if scale < 1 else cv2.INTER_LINEAR
+    resized = cv2.resize(image, (new_width, new_height), interpolation=interpolation) if (new_width, new_height) != (width, height) else image
+    pad_x, pad_y = (size - new_width) / 2, (size - new_height) / 2
+    top, left = int(round(pad_y - 0.1)), int(round(pad_x - 0.1))
+    bottom, right = size - new_height - top, size - new_width - left
+    padded = cv2.copyMakeBorder(resized, top, bottom, left, right, cv2.BORDER_CONSTANT, value=(114, 114, 114))
+    return padded, scale, (float(left), float(top))
+
+
+def quad_iou(first: np.ndarray, second: np.ndarray) -> float:
+    """Intersection over union of two convex outlines."""
+    first = np.asarray(first, dtype=np.float32).reshape(-1, 1, 2)
+    second = np.asarray(second, dtype=np.float32).reshape(-1, 1, 2)
+    area, _ = cv2.intersectConvexConvex(first, second)
+    union = cv2.contourArea(first) + cv2.contourArea(second) - area
+    return float(area / union) if union > 0 else 0.0

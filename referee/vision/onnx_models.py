@@ -1,0 +1,147 @@
+"""The two shipped ONNX models behind small classes: the card detector and the index classifier.
+
+Foreign formats stop here: callers get numpy outlines and probabilities, never model tensors.
+"""
+
+from __future__ import annotations
+
+import ast
+import os
+import pathlib
+
+import cv2
+import numpy as np
+
+from referee.errors import ModelError
+from referee.vision.geometry import letterbox, order_card_corners
+
+os.environ.setdefault("ORT_DISABLE_TELEMETRY", "1")
+
+#: Threads per onnxruntime session. The referee shares a laptop with the camera and the board thread.
+SESSION_THREADS = 2
+
+
+def open_session(path: pathlib.Path):
+    """An onnxruntime session for `path`, or a ModelError saying what is wrong with the file."""
+    import onnxruntime
+
+    path = pathlib.Path(path)
+    if not path.is_file():
+        raise ModelError(f"model file {path} is missing: expected the shipped ONNX file there; restore it from the repository or retrain with `python -m models.train`")
+    options = onnxruntime.SessionOptions()
+    options.intra_op_num_threads = SESSION_THREADS
+    options.inter_op_num_threads = 1
+    options.log_severity_level = 3
+    try:
+        return onnxruntime.InferenceSession(str(path), sess_options=options, providers=["CPUExecutionProvider"])
+    except Exception as error:  # onnxruntime raises its own untyped errors for a damaged file
+        first_line = str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
+        raise ModelError(f"model file {path} cannot be loaded ({first_line[:160]}): expected an ONNX model; restore it from the repository or retrain with `python -m models.train`") from None
+
+
+def _metadata(session, path: pathlib.Path) -> dict[str, str]:
+    return dict(session.get_modelmeta().custom_metadata_map)
+
+
+def _class_names(metadata: dict[str, str], path: pathlib.Path) -> list[str]:
+    try:
+        names = ast.literal_eval(metadata["names"])
+        return [names[index] for index in sorted(names)]
+    except (KeyError, ValueError, SyntaxError, TypeError):
+        raise ModelError(f"model file {path} has no class names in its metadata: expected an ultralytics ONNX export; retrain with `python -m models.train`") from None
+
+
+def _image_size(shape, metadata: dict[str, str], default: int) -> int:
+    """The square input side the model was trained at: fixed in the graph, or in its metadata."""
+    if isinstance(shape[-1], int):
+        return int(shape[-1])
+    try:
+        return int(ast.literal_eval(metadata["imgsz"])[0])
+    except (KeyError, ValueError, SyntaxError, TypeError, IndexError):
+        return default
+
+
+class CardDetector:
+    """Finds card outlines (oriented boxes) in a BGR image with the ONNX card detector.
+
+    `confidence_threshold`: lowest detector score kept; lowering it finds more partly hidden cards
+    and more false ones. `overlap_threshold`: two outlines overlapping more than this (IoU) are one card;
+    raising it keeps more of a fanned hand's cards apart, and more duplicates.
+    """
+
+    def __init__(self, path: pathlib.Path, *, confidence_threshold: float = 0.35, overlap_threshold: float = 0.5) -> None:
+        self.path = pathlib.Path(path)
+        self.session = open_session(self.path)
+        metadata = _metadata(self.session, self.path)
+        self.names = _class_names(metadata, self.path)
+        model_input = self.session.get_inputs()[0]
+        self.input_name = model_input.name
+        self.image_size = _image_size(model_input.shape, metadata, default=320)
+        self.confidence_threshold = confidence_threshold
+        self.overlap_threshold = overlap_threshold
+
+    def prepare(self, image: np.ndarray, image_size: int | None = None) -> tuple[np.ndarray, float, tuple[float, float]]:
+        padded, scale, padding = letterbox(image, image_size or self.image_size)
+        tensor = cv2.cvtColor(padded, cv2.COLOR_BGR2RGB).transpose(2, 0, 1)[None].astype(np.float32) / 255.0
+        return tensor, scale, padding
+
+    def raw(self, tensor: np.ndarray) -> np.ndarray:
+        """The model's output for a prepared tensor: (candidates, 4 box + classes + angle)."""
+        return self.session.run(None, {self.input_name: tensor})[0][0].T
+
+    def detect(self, image: np.ndarray, image_size: int | None = None) -> list[tuple[np.ndarray, float]]:
+        """Ordered card outlines in image pixels, with detector scores, best first."""
+        tensor, scale, (pad_x, pad_y) = self.prepare(image, image_size)
+        output = self.raw(tensor)
+        scores = output[:, 4:-1].max(axis=1)
+        keep = scores >= self.confidence_threshold
+        output, scores = output[keep], scores[keep]
+        if len(output) == 0:
+            return []
+        rotated = [((float(x), float(y)), (float(w), float(h)), float(np.degrees(angle))) for x, y, w, h, angle in output[:, [0, 1, 2, 3, -1]]]
+        kept = cv2.dnn.NMSBoxesRotated(rotated, scores.astype(float).tolist(), self.confidence_threshold, self.overlap_threshold)
+        results = []
+        for index in np.asarray(kept, dtype=int).reshape(-1):
+            corners = cv2.boxPoints(rotated[index])
+            corners = (corners - np.array([pad_x, pad_y], dtype=np.float32)) / scale
+            results.append((order_card_corners(corners), float(scores[index])))
+        results.sort(key=lambda item: -item[1])
+        return results
+
+
+class IndexClassifier:
+    """Names a card from its upright corner-index crops with the ONNX index classifier.
+
+    Classes are the 52 cards (`AS`, `10H`, ...) and `none` (a corner with no readable index: covered,
+    a card back, not a card at all).
+    """
+
+    NONE = "none"
+
+    def __init__(self, path: pathlib.Path) -> None:
+        self.path = pathlib.Path(path)
+        self.session = open_session(self.path)
+        metadata = _metadata(self.session, self.path)
+        self.names = _class_names(metadata, self.path)
+        model_input = self.session.get_inputs()[0]
+        self.input_name = model_input.name
+        self.image_size = _image_size(model_input.shape, metadata, default=64)
+        self.fixed_batch = model_input.shape[0] if isinstance(model_input.shape[0], int) else None
+
+    def prepare(self, crops: list[np.ndarray]) -> np.ndarray:
+        batch = []
+        for crop in crops:
+            if crop.shape[:2] != (self.image_size, self.image_size):
+                crop = cv2.resize(crop, (self.image_size, self.image_size), interpolation=cv2.INTER_AREA)
+            batch.append(cv2.cvtColor(crop, cv2.COLOR_BGR2RGB).transpose(2, 0, 1))
+        return np.stack(batch).astype(np.float32) / 255.0
+
+    def probabilities(self, crops: list[np.ndarray]) -> np.ndarray:
+        """Class probabilities, one row per crop, columns in `self.names` order."""
+        if not crops:
+            return np.zeros((0, len(self.names)), dtype=np.float32)
+        tensor = self.prepare(crops)
+        if self.fixed_batch is not None and self.fixed_batch != len(crops):
+            rows = [self.session.run(None, {self.input_name: tensor[i : i + 1]})[0] for i in range(len(crops))]
+            return np.concatenate(rows, axis=0)
+        return self.session.run(None, {self.input_name: tensor})[0]

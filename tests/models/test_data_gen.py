@@ -1,0 +1,59 @@
+"""The training scene generator: deterministic, labels that fit the picture, crops the runtime would cut."""
+
+import numpy as np
+import pytest
+
+from models import data_gen
+from referee.rules.cards import Card
+
+
+@pytest.fixture(scope="module")
+def scenes():
+    return [data_gen.render_scene(seed) for seed in range(6)]
+
+
+def test_a_scene_is_the_same_for_the_same_seed():
+    first, second = data_gen.render_scene(42), data_gen.render_scene(42)
+    assert np.array_equal(first.image, second.image)
+    assert [c.card for c in first.cards] == [c.card for c in second.cards]
+    assert not np.array_equal(first.image, data_gen.render_scene(43).image)
+
+
+def test_scenes_hold_distinct_cards_with_sensible_visibility(scenes):
+    for scene in scenes:
+        assert scene.image.dtype == np.uint8 and scene.image.ndim == 3
+        cards = [c.card for c in scene.cards]
+        assert len(cards) == len(set(cards))
+        for scene_card in scene.cards:
+            assert 0.0 <= scene_card.visible <= 1.0
+            assert all(0.0 <= v <= 1.0 for v in scene_card.index_visible)
+            assert scene_card.quad.shape == (4, 2)
+
+
+def test_obb_labels_are_normalised_polygons(scenes):
+    lines = [line for scene in scenes for line in data_gen.obb_label_lines(scene)]
+    assert lines, "six scenes should hold at least one detector target"
+    for line in lines:
+        values = line.split()
+        assert values[0] == "0" and len(values) == 9
+        assert all(0.0 <= float(v) <= 1.0 for v in values[1:])
+
+
+def test_index_samples_are_crops_named_by_card_or_none(scenes):
+    rng = np.random.default_rng(0)
+    names = set(data_gen.class_names())
+    assert len(names) == 53 and "none" in names and "10H" in names
+    samples = [s for scene in scenes for s in data_gen.index_samples(scene, rng)]
+    assert samples
+    for crop, label in samples:
+        assert crop.shape == (64, 64, 3)
+        assert label in names
+
+
+@pytest.mark.parametrize("card", [Card("10", "H"), Card("A", "S"), Card("Q", "C")])
+def test_face_samples_show_an_index_in_both_crops(card):
+    crops = data_gen.face_samples(7, card)
+    assert [label for _, label in crops] == [str(card), str(card)]
+    for crop, _ in crops:
+        # ink (dark or red) in the index corner, paper elsewhere
+        assert crop.min() < 120

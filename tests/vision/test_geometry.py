@@ -1,0 +1,74 @@
+import cv2
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from referee.vision.geometry import CARD_MM, index_crops, letterbox, order_card_corners, quad_iou, rectify_card, turn_half_round
+
+
+def rotated_card(center, height, angle_degrees):
+    return cv2.boxPoints(((center[0], center[1]), (height * CARD_MM[0] / CARD_MM[1], height), angle_degrees)).astype(np.float32)
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    x=st.floats(50, 500), y=st.floats(50, 500), height=st.floats(20, 400), angle=st.floats(0, 360),
+    shuffle=st.permutations(range(4)),
+)
+def test_ordered_corners_run_clockwise_from_a_short_edge(x, y, height, angle, shuffle):
+    quad = rotated_card((x, y), height, angle)[list(shuffle)]
+    ordered = order_card_corners(quad)
+    assert sorted(map(tuple, ordered.tolist())) == sorted(map(tuple, quad.tolist()))
+    short, long = np.linalg.norm(ordered[1] - ordered[0]), np.linalg.norm(ordered[2] - ordered[1])
+    assert short <= long + 1e-3
+    # clockwise on screen (y down): positive signed area in image coordinates
+    area = 0.5 * sum(ordered[i, 0] * ordered[(i + 1) % 4, 1] - ordered[(i + 1) % 4, 0] * ordered[i, 1] for i in range(4))
+    assert area > 0
+
+
+def test_an_upright_card_keeps_its_upper_left_corner_first():
+    quad = np.array([[10, 10], [73, 10], [73, 98], [10, 98]], np.float32)
+    assert order_card_corners(quad[[2, 0, 3, 1]]).tolist() == quad.tolist()
+    assert turn_half_round(quad)[0].tolist() == [73, 98]
+
+
+def test_index_crops_cut_both_corners_upright():
+    # a card whose top-left corner holds a black square and whose bottom-right holds the same square turned
+    card = np.full((880, 630, 3), 255, np.uint8)
+    cv2.rectangle(card, (30, 30), (120, 80), (0, 0, 0), -1)
+    card = np.minimum(card, np.rot90(card, 2))
+    scene = np.full((1000, 1000, 3), 90, np.uint8)
+    scene[60:940, 185:815] = card
+    # outline on the pixels' outer edges (OpenCV puts pixel centres on integers)
+    quad = order_card_corners(np.array([[184.5, 59.5], [814.5, 59.5], [814.5, 939.5], [184.5, 939.5]], np.float32))
+    first, second = index_crops(scene, quad, 64)
+    assert first.shape == second.shape == (64, 64, 3)
+    assert np.abs(first.astype(int) - second.astype(int))[2:-2, 2:-2].mean() < 2
+    assert first[8:14, 12:30].mean() < 30  # the square sits in the crop's upper left
+    assert first[50:, 50:].mean() > 200
+
+
+def test_rectify_card_gives_the_card_upright_size():
+    scene = np.zeros((300, 300, 3), np.uint8)
+    quad = order_card_corners(rotated_card((150, 150), 176, 30))
+    assert rectify_card(scene, quad, 2.0).shape == (176, 126, 3)
+
+
+@pytest.mark.parametrize("shape", [(720, 1280), (504, 378), (320, 320), (100, 50)])
+def test_letterbox_maps_points_back(shape):
+    image = np.zeros(shape + (3,), np.uint8)
+    padded, scale, (pad_x, pad_y) = letterbox(image, 320)
+    assert padded.shape == (320, 320, 3)
+    corner_x = (shape[1] * scale) + pad_x
+    corner_y = (shape[0] * scale) + pad_y
+    assert corner_x <= 320.5 and corner_y <= 320.5
+    assert min(pad_x, pad_y) == 0
+
+
+@pytest.mark.parametrize(
+    "shift, expected", [(0, 1.0), (63, 0.0), (31.5, 1 / 3)],
+)
+def test_quad_iou(shift, expected):
+    quad = np.array([[0, 0], [63, 0], [63, 88], [0, 88]], np.float32)
+    assert quad_iou(quad, quad + np.array([shift, 0], np.float32)) == pytest.approx(expected, abs=1e-3)

@@ -53,6 +53,10 @@ class RulesConfig:
     #: where it is said to be, out of time order...): "raise" ObservationError (state unchanged, the
     #: caller decides), or "notice": return a `notice` event instead and ignore the observation.
     on_impossible: Literal["raise", "notice"] = "raise"
+    #: For a live camera: True = a card seen landing from (or turned up on) a named stock pile whose face-up
+    #: top the engine had read as a different card is taken as the better reading, with a `notice`
+    #: (the earlier reading was wrong), instead of being refused. Cards seen elsewhere are still refused.
+    resync_misread_cards: bool = False
 
     def __post_init__(self) -> None:
         choices = {
@@ -65,7 +69,7 @@ class RulesConfig:
         for name, allowed in choices.items():
             if getattr(self, name) not in allowed:
                 raise ConfigError(f"{name} must be one of {', '.join(allowed)}; got {getattr(self, name)!r}")
-        for name in ("lone_respit", "stall_waits_for_stock_moves", "player_without_cards_wins"):
+        for name in ("lone_respit", "stall_waits_for_stock_moves", "player_without_cards_wins", "resync_misread_cards"):
             if not isinstance(getattr(self, name), bool):
                 raise ConfigError(f"{name} must be true or false; got {getattr(self, name)!r}")
         if isinstance(self.target_points, bool) or not isinstance(self.target_points, int) or self.target_points < 1:

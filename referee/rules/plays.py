@@ -115,6 +115,14 @@ class PlayRules:
                 self._refuse_seen(obs, obs.card)
                 note = f"turn-up of stock {obs.player}{obs.stock} not seen; {obs.card} came from it"
                 return obs.player, obs.stock, obs.card, note
+            if self.config.resync_misread_cards:
+                self._refuse_seen(obs, obs.card)
+                note = f"stock {obs.player}{obs.stock} was read as {stock.top or 'empty'}; {obs.card} came from it"
+                if stock.top is not None:
+                    self._seen.discard(stock.top)
+                if stock.count == 0:
+                    stock.count = 1  # a card came from it, so it was not empty
+                return obs.player, obs.stock, obs.card, note
         whose = obs.player or "either player"
         shown = {p: [str(c) for c in self._players[p].visible_tops()] for p in players}
         raise ObservationError(
@@ -126,6 +134,14 @@ class PlayRules:
 
     def _stock_turned_up(self: "RulesEngine", obs: StockTurnedUp) -> list[Event]:
         stock = self._stock_at(obs, obs.player, obs.stock)
+        if stock.top is not None and self.config.resync_misread_cards and not same_card(stock.top, obs.card):
+            self._refuse_seen(obs, obs.card)
+            self._seen.discard(stock.top)
+            note = f"stock {obs.player}{obs.stock} was read as {stock.top}; it shows {obs.card}"
+            stock.top = obs.card
+            if obs.card.suit:
+                self._seen.add(obs.card)
+            return [self._event(EventType.NOTICE, obs, message=note)] + self._check_stall(obs)
         if stock.top is not None:
             raise ObservationError(
                 f"{describe(obs)}: stock {obs.player}{obs.stock} already shows {stock.top} face up; only a face-down top can be turned up"

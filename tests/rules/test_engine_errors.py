@@ -110,3 +110,16 @@ def test_a_new_layout_with_counts_in_the_middle_of_a_round_starts_the_next_round
     events = engine.observe(RoundLaidOut(5.0, tops, stock_counts=counts, spit_counts={"A": 0, "B": 30}))
     assert kinds(events) == ["notice", "round_start"] and "not seen" in events[0]["message"]
     assert engine.state.spit_piles_in_use == 1 and engine.state.players["B"].spit_count == 30
+
+
+def test_with_resync_a_card_landing_from_a_misread_stock_is_taken_as_the_better_reading():
+    engine = table(a="2H 5S 9D JC KH", piles="4C 8H", a_counts=(1, 2, 1, 1, 1), config=RulesConfig(resync_misread_cards=True))
+    events = engine.observe(CardLanded(1.0, "A", 0, "3S", stock=1))  # the camera had read 3S as 5S
+    assert kinds(events) == ["notice", "play"] and "read as 5S" in events[0]["message"] and events[1]["legal"]
+    assert engine.state.players["A"].stocks[1].count == 1 and engine.state.players["A"].stocks[1].top is None
+    events = engine.observe(StockTurnedUp(1.5, "A", 1, "7D"))
+    assert kinds(events) == []
+    events = engine.observe(StockTurnedUp(1.6, "A", 1, "7C"))  # a re-read of the same top
+    assert kinds(events) == ["notice"] and str(engine.state.players["A"].stocks[1].top) == "7C"
+    with pytest.raises(ObservationError, match="already on the table"):
+        engine.observe(CardLanded(2.0, "A", 0, "4C", stock=2))  # 4C is on pile 0: still refused

@@ -62,7 +62,8 @@ def _observation(data, engine, deck, t):
 def test_a_refused_observation_leaves_the_state_unchanged_and_the_same_observations_give_the_same_events(data):
     deck = data.draw(st.permutations(full_deck()))
     layout = _layout(data, deck)
-    engine = RulesEngine()
+    config = data.draw(st.sampled_from([RulesConfig(), RulesConfig(resync_misread_cards=True, illegal_card="returned")]))
+    engine = RulesEngine(config)
     try:
         engine.observe(layout)
     except ObservationError:
@@ -81,7 +82,7 @@ def test_a_refused_observation_leaves_the_state_unchanged_and_the_same_observati
             assert engine.state == before_state and engine.events == before_events
         for view in engine.state.players.values():
             assert view.spit_count >= 0 and all(stock.count >= 0 for stock in view.stocks)
-    again = RulesEngine()
+    again = RulesEngine(config)
     again.observe_all(accepted)
     assert [event.to_dict() for event in again.events] == [event.to_dict() for event in engine.events]
 

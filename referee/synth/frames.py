@@ -28,6 +28,8 @@ from referee.table.layout import TableLayout
 
 #: table area (mm) the working canvas may cover at most, around the play area
 MAX_MARGIN_MM = 700.0
+#: the working canvas's resolution is lowered until it has at most this many pixels
+MAX_CANVAS_PIXELS = 9_000_000
 #: id of the hands in the occlusion buffer
 _HAND_ID = 65535
 #: exposure time as a fraction of the frame interval (for motion blur)
@@ -49,12 +51,18 @@ class TableRenderer:
     """Renders frames of one game, seen by one camera, in one look (designs, table, light) drawn from `seed`."""
 
     def __init__(self, script: GameScript, *, size: str = "720p", fps: int = 30, seed: int = 0,
-                 layout: TableLayout | None = None, camera: Camera | None = None, design: str | None = None) -> None:
+                 layout: TableLayout | None = None, camera: Camera | None = None, design: str | None = None,
+                 scene: object | None = None, max_px_per_mm: float = 2.75, people: bool = True, markers: bool = True) -> None:
+        """`scene` replaces the game's timeline with any object with a `state(t) -> SceneState` (still
+        scenes for datasets); `max_px_per_mm` caps the working canvas's resolution (close-up cameras
+        want more); `people` and `markers` switch off the players' bodies and the ArUco sheets."""
         self.layout = layout or TableLayout()
         self.fps = fps
         self.seed = seed
+        self.max_px_per_mm = max_px_per_mm
+        self.people, self.markers = people, markers
         rng = np.random.default_rng(_seed("render", seed))
-        self.scene = Scene(script, self.layout, seed=seed)
+        self.scene = scene if scene is not None else Scene(script, self.layout, seed=seed)
         self.camera = camera or random_camera(np.random.default_rng(_seed("camera", seed)), size, self.layout)
         self.design = design or faces.DESIGNS[int(rng.integers(len(faces.DESIGNS)))]
         backs = faces.back_designs()
@@ -82,16 +90,18 @@ class TableRenderer:
 
     def _canvas_geometry(self) -> CanvasGeometry:
         camera, layout = self.camera, self.layout
-        density = max(camera.px_per_mm_at(corner) for corner in layout.corners())
-        px_per_mm = float(min(2.75, max(1.25, round(density * 1.4 * 4) / 4)))
         w, h = camera.width, camera.height
         border = np.array([(x, y) for x in np.linspace(0, w - 1, 17) for y in (0, h - 1)] +
                           [(x, y) for y in np.linspace(0, h - 1, 11) for x in (0, w - 1)], np.float64)
         seen = camera.unproject(border)
+        # the densest part of the view (nearest the lens) sets the resolution, capped
+        inside = [tuple(p) for p in seen if -MAX_MARGIN_MM < p[0] < layout.width + MAX_MARGIN_MM and -MAX_MARGIN_MM < p[1] < layout.height + MAX_MARGIN_MM]
+        density = max(camera.px_per_mm_at(point) for point in list(layout.corners()) + inside)
+        px_per_mm = float(min(self.max_px_per_mm, max(1.25, round(density * 1.4 * 4) / 4)))
         low = np.maximum(seen.min(axis=0) - 20, [-MAX_MARGIN_MM, -MAX_MARGIN_MM])
         high = np.minimum(seen.max(axis=0) + 20, [layout.width + MAX_MARGIN_MM, layout.height + MAX_MARGIN_MM])
-        low = np.minimum(low, [-60.0, -60.0])
-        high = np.maximum(high, [layout.width + 60, layout.height + 60])
+        while (high - low).prod() * px_per_mm ** 2 > MAX_CANVAS_PIXELS and px_per_mm > 1.0:
+            px_per_mm = max(1.0, px_per_mm - 0.25)
         size = np.ceil((high - low) * px_per_mm).astype(int)
         return CanvasGeometry((float(low[0]), float(low[1])), px_per_mm, int(size[0]), int(size[1]))
 
@@ -109,8 +119,9 @@ class TableRenderer:
         fill_polygon(inside, g, table, 255)
         inside = inside.astype(np.float32)[..., None] / 255.0
         canvas = (canvas * inside + floor * (1 - inside)).astype(np.uint8)
-        draw_markers(canvas, g, self.layout, rng)
-        for player, edge_y in (("A", 0.0), ("B", self.layout.height)):
+        if self.markers:
+            draw_markers(canvas, g, self.layout, rng)
+        for player, edge_y in (("A", 0.0), ("B", self.layout.height)) if self.people else ():
             draw_body(canvas, g, player, self.layout.width / 2, edge_y, self.styles[player], np.random.default_rng(_seed("body", self.seed, player)))
         return canvas
 
@@ -386,7 +397,7 @@ class TableRenderer:
             }
             if up:
                 entry["index_boxes"] = [
-                    {"box": _bounds(px), "visible": _visible_fraction(ids, lg, table, k)}
+                    {"box": _bounds(px), "quad": np.round(px, 1).tolist(), "visible": _visible_fraction(ids, lg, table, k)}
                     for table, px in zip(boxes[box_number], index_px[box_number])
                 ]
                 box_number += 1

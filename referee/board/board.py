@@ -29,6 +29,11 @@ from referee.board.transport import Connector, Transport
 from referee.errors import BoardClosedError, BoardError, BoardNotRecognisedError, BoardProtocolError
 
 
+# Beeps waiting to be sent beyond this many are dropped (oldest first): the board's own note queue
+# holds 8 notes, and a burst of stale beeps would only confuse the players.
+MAX_QUEUED_BEEPS = 2
+
+
 class ConnectionState(enum.Enum):
     CONNECTING = "connecting"  # opening the port, waiting for the handshake
     CONNECTED = "connected"
@@ -357,6 +362,7 @@ class Board:
         if entries:
             self._send(link, Command.SET_LIGHTS, set_lights_payload(entries))
         now = time.monotonic()
+        self._thin_out(pending_actions)
         while pending_actions:
             stamp, action = pending_actions[0]
             if now - stamp > self.timing.action_max_age:
@@ -371,6 +377,15 @@ class Board:
                 query.future.set_result(True)
             else:
                 query.future.set_result(BoardStatus.parse(self._send(link, Command.GET_STATUS).payload))
+
+    def _thin_out(self, pending_actions: list[tuple[float, Intent]]) -> None:
+        """A flood of beeps is noise, not information: keep the last MAX_QUEUED_BEEPS, and only the latest countdown."""
+        beeps = [i for i, (_, action) in enumerate(pending_actions) if isinstance(action, Beep)]
+        countdowns = [i for i, (_, action) in enumerate(pending_actions) if isinstance(action, Countdown)]
+        dropped = set(beeps[:-MAX_QUEUED_BEEPS]) | set(countdowns[:-1])
+        if dropped:
+            self.counters.dropped_actions += len(dropped)
+            pending_actions[:] = [item for i, item in enumerate(pending_actions) if i not in dropped]
 
     def _idle_through(self, seconds: float, pending_actions: list[tuple[float, Intent]]) -> None:
         """While the board is away: keep the display model current, let old actions expire."""

@@ -7,7 +7,7 @@ import sys
 from typing import Union
 
 from referee.board.board import Board, BoardTiming, ConnectionState, NullBoard
-from referee.board.transport import SerialTransport, memory_pair
+from referee.board.transport import SerialTransport
 from referee.errors import BoardError, BoardNotRecognisedError, BoardPortError, BoardProtocolError
 
 # USB bridges found on Uno/Nano-class boards: (VID, PID, what)
@@ -106,32 +106,8 @@ def _open_sim(wait: float, timing: BoardTiming | None) -> Board:
 
 
 def _open_sim_in_memory(wait: float, timing: BoardTiming | None) -> Board:
-    import threading
-    import time
+    from referee.board.virtual import MemoryBoardServer
 
-    from referee.board.virtual import VirtualBoard
-
-    stop = threading.Event()
-
-    def connect():
-        host, device = memory_pair("sim (in memory)")
-        virtual = VirtualBoard()
-
-        def serve():
-            while not stop.is_set() and not device.unplugged:
-                try:
-                    data = device.read(0.002)
-                except BoardError:
-                    return
-                virtual.receive(data)
-                virtual.tick()
-                out = virtual.take_output()
-                if out:
-                    device.write(out)
-            time.sleep(0)
-
-        threading.Thread(target=serve, daemon=True).start()
-        return host
-
-    board = Board(connect, name="sim (in memory)", timing=timing, on_close=stop.set)
+    server = MemoryBoardServer()
+    board = Board(server.connect, name="sim (in memory)", timing=timing, on_close=server.close)
     return _await_handshake(board, wait)

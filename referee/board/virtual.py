@@ -259,6 +259,52 @@ class VirtualBoard:
                                    self.duplicates & 0xFFFF, self.reader.errors & 0xFFFF))
 
 
+class MemoryBoardServer:
+    """Serves a VirtualBoard over in-memory transports (where there are no pseudo-terminals, and
+    for fault-injection tests). Each `connect()` is a fresh cable to the same board, which
+    reboots as on a port open; `intercept` may rewrite the host's outgoing bytes (noise)."""
+
+    def __init__(self, *, protocol: tuple[int, int] = (PROTOCOL_MAJOR, PROTOCOL_MINOR),
+                 intercept: Callable[[bytes], bytes] | None = None) -> None:
+        self.board = VirtualBoard(protocol=protocol)
+        self.intercept = intercept
+        self._lock = threading.Lock()
+        self._stop = threading.Event()
+        self._boots = 1
+
+    def connect(self):
+        from referee.board.transport import memory_pair
+        from referee.errors import BoardError
+
+        host, device = memory_pair("memory board")
+        host.intercept = self.intercept
+        with self._lock:
+            self._boots += 1
+            self.board.boot(self._boots)
+
+        def serve() -> None:
+            while not self._stop.is_set() and not device.unplugged:
+                try:
+                    data = device.read(0.002)
+                except BoardError:
+                    return
+                with self._lock:
+                    self.board.receive(data)
+                    self.board.tick()
+                    out = self.board.take_output()
+                if out:
+                    try:
+                        device.write(out)
+                    except BoardError:
+                        return
+
+        threading.Thread(target=serve, name="memory-board", daemon=True).start()
+        return host
+
+    def close(self) -> None:
+        self._stop.set()
+
+
 class PtyBoardServer:
     """Serves a VirtualBoard on a pseudo-terminal, in its own thread.
 

@@ -126,10 +126,14 @@ def check_port(port: str, *, out: TextIO, handshake_timeout: float = 6.0) -> int
             return answer
 
         def wait(seconds: float) -> None:
-            """Keeps the heartbeat going while the board shows something."""
+            """Lets the board show something, keeping the heartbeat going (the board blanks after 2 s of silence)."""
             deadline = time.monotonic() + seconds
+            last_frame = time.monotonic()
             while time.monotonic() < deadline:
-                link.pump(min(0.2, max(0.0, deadline - time.monotonic())))
+                link.pump(min(0.1, max(0.0, deadline - time.monotonic())))
+                if time.monotonic() - last_frame > 0.5:
+                    link.request(Command.PING)
+                    last_frame = time.monotonic()
 
         answer = step("self-test: every light in turn, then all, with a rising scale", Command.SELF_TEST)
         if answer is not None:

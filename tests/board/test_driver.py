@@ -165,6 +165,37 @@ def test_lost_acks_are_retried_and_executed_once(tmp_path):
             board.close()
 
 
+def test_noise_on_the_line_is_retried_until_the_display_is_right():
+    from referee.board.board import Board
+    from referee.board.virtual import MemoryBoardServer
+
+    rng = random.Random(5)
+
+    def noise(data: bytes) -> bytes:  # a third of the host's writes get one bit flipped
+        if rng.random() < 0.33:
+            damaged = bytearray(data)
+            damaged[rng.randrange(len(damaged))] ^= 1 << rng.randrange(8)
+            return bytes(damaged)
+        return data
+
+    server = MemoryBoardServer(intercept=noise)
+    board = Board(server.connect, name="noisy line", timing=FAST)
+    try:
+        assert board.wait_for_state(ConnectionState.CONNECTED, timeout=10)
+        paint(board, random.Random(6), 300)
+        for _ in range(40):
+            board.beep([(440, 10)])
+            paint(board, rng, 3)
+            time.sleep(0.005)
+        assert board.flush(20)
+        assert board.counters.retransmissions > 0
+        assert shows_what_was_meant(board, timeout=15)
+        assert server.board.reader.errors > 0  # the noise did reach the board
+    finally:
+        board.close()
+        server.close()
+
+
 @pytest.mark.hardware
 def test_firmware_under_simavr_goes_safe_when_the_heartbeat_stops(simavr_board):
     transport = SerialTransport(simavr_board.port)
@@ -289,5 +320,19 @@ def test_misuse_is_a_clear_error_at_the_call(call, message):
     try:
         with pytest.raises(ValueError, match=message):
             call(board)
+    finally:
+        board.close()
+
+
+def test_sim_falls_back_to_memory_without_pseudo_terminals(monkeypatch):
+    def no_pty(*args, **kwargs):
+        raise OSError("no pseudo-terminals here")
+
+    monkeypatch.setattr("referee.board.virtual.PtyBoardServer", no_pty)
+    board = open_board("sim", timing=FAST)
+    try:
+        assert board.name == "sim (in memory)" and board.state is ConnectionState.CONNECTED
+        board.illegal_play("A", 1)
+        assert shows_what_was_meant(board)
     finally:
         board.close()

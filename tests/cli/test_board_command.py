@@ -8,7 +8,7 @@ import pytest
 
 from referee.board.virtual import PtyBoardServer
 from referee.cli.main import main
-from tests.board.conftest import simavr_board, simavr_build  # noqa: F401  (fixtures)
+from tests.board.conftest import real_board_port, simavr_board, simavr_build  # noqa: F401  (fixtures)
 
 
 def test_check_against_the_virtual_board_passes(capsys):
@@ -25,6 +25,12 @@ def test_check_against_the_firmware_under_simavr_passes(simavr_board, capsys):
     assert main(["board", "check", "--port", simavr_board.port]) == 0
     out = capsys.readouterr().out
     assert "board check passed" in out and "power-up pin check: all 9 lights fine" in out
+
+
+@pytest.mark.hardware
+def test_check_against_a_real_board_passes(real_board_port, capsys):
+    assert main(["board", "check", "--port", real_board_port]) == 0
+    assert "board check passed" in capsys.readouterr().out
 
 
 def test_check_on_a_missing_port_is_a_one_line_error(tmp_path, capsys):

@@ -61,8 +61,21 @@ class LensModel:
             return points.copy()
         inverse = np.linalg.inv(self.camera_matrix)
         rays = np.hstack([points, np.ones((len(points), 1))]) @ inverse.T
-        projected, _ = cv2.projectPoints(rays.reshape(-1, 1, 3), np.zeros(3), np.zeros(3), self.camera_matrix, self.distortion)
-        return projected.reshape(-1, 2)
+        if self.distortion.size > 12:  # the tilted-sensor model: leave it to OpenCV (slow on big grids)
+            projected, _ = cv2.projectPoints(rays.reshape(-1, 1, 3), np.zeros(3), np.zeros(3), self.camera_matrix, self.distortion)
+            return projected.reshape(-1, 2)
+        # OpenCV's model written out: cv2.projectPoints also computes Jacobians and takes seconds
+        # on the million points of a rectification map.
+        c = np.zeros(12)
+        c[: self.distortion.size] = self.distortion
+        k1, k2, p1, p2, k3, k4, k5, k6, s1, s2, s3, s4 = c
+        x, y = rays[:, 0] / rays[:, 2], rays[:, 1] / rays[:, 2]
+        r2 = x * x + y * y
+        radial = (1 + r2 * (k1 + r2 * (k2 + r2 * k3))) / (1 + r2 * (k4 + r2 * (k5 + r2 * k6)))
+        xd = x * radial + 2 * p1 * x * y + p2 * (r2 + 2 * x * x) + s1 * r2 + s2 * r2 * r2
+        yd = y * radial + p1 * (r2 + 2 * y * y) + 2 * p2 * x * y + s3 * r2 + s4 * r2 * r2
+        k = self.camera_matrix
+        return np.stack([k[0, 0] * xd + k[0, 2], k[1, 1] * yd + k[1, 2]], axis=-1)  # OpenCV ignores skew
 
     def for_image_size(self, image_size: tuple[int, int]) -> "LensModel":
         """The same lens at another resolution of the same sensor crop (same aspect ratio only)."""

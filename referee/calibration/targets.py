@@ -151,10 +151,10 @@ def board_page(paper: str) -> np.ndarray:
     width, height = PAPERS_MM[paper]
     board_width, board_height = board_size_mm()
     raster = charuco_board().generateImage((mm(board_width), mm(board_height)), marginSize=0, borderBits=1)
-    x0, y0 = (width - board_width) / 2, 24.0
+    x0, y0 = (width - board_width) / 2, 22.0
     page[mm(y0) : mm(y0) + raster.shape[0], mm(x0) : mm(x0) + raster.shape[1]] = raster
-    _text(page, f"Lens board: ChArUco {BOARD_SQUARES[0]}x{BOARD_SQUARES[1]}, squares {BOARD_SQUARE_MM:g} mm, markers {BOARD_MARKER_MM:g} mm, {BOARD_DICTIONARY_NAME}", 15, 15, 0.95, 2)
-    _text(page, "Tape flat to card or a board. Film it filling much of the frame, from many angles.", 15, y0 + board_height + 8, 0.95, 2)
+    _text(page, f"Lens board: ChArUco {BOARD_SQUARES[0]}x{BOARD_SQUARES[1]}, squares {BOARD_SQUARE_MM:g} mm, markers {BOARD_MARKER_MM:g} mm, {BOARD_DICTIONARY_NAME}", 15, 10, 0.95, 2)
+    _text(page, "Tape flat to card or a board. Film it filling much of the frame, from many angles.", 15, 17, 0.95, 2)
     _ruler(page, 15, height - 12)
     return page
 

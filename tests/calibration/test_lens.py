@@ -74,3 +74,19 @@ def test_bad_lens_files(tmp_path, content, error, message):
         path.write_text(content)
     with pytest.raises(error, match=message):
         LensModel.load(path)
+
+
+@pytest.mark.parametrize(
+    "distortion",
+    [
+        [-0.3, 0.1, 0.001, -0.002, 0.02],
+        [-0.3, 0.1, 0.001, -0.002, 0.02, 0.01, 0.002, 0.001],
+        [-0.3, 0.1, 0.001, -0.002, 0.02, 0.01, 0.002, 0.001, 0.001, 0.002, 0.003, 0.004],
+    ],
+)
+def test_distort_points_is_opencvs_model(distortion):
+    lens = LensModel(camera_matrix=np.array([[1000.0, 0, 640], [0, 1010, 360], [0, 0, 1]]), distortion=np.array(distortion), image_size=(1280, 720))
+    points = np.random.default_rng(0).uniform(0, [1280, 720], (500, 2))
+    rays = np.hstack([points, np.ones((500, 1))]) @ np.linalg.inv(lens.camera_matrix).T
+    expected, _ = cv2.projectPoints(rays.reshape(-1, 1, 3), np.zeros(3), np.zeros(3), lens.camera_matrix, lens.distortion)
+    assert np.abs(lens.distort_points(points) - expected.reshape(-1, 2)).max() < 1e-6

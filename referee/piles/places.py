@@ -98,8 +98,8 @@ class PlaceTracker:
     # geometry -------------------------------------------------------------------------------------
     def _distances(self) -> None:
         outside = (~self.footprint).astype(np.uint8)
-        self._distance_outside = cv2.distanceTransform(outside, cv2.DIST_L2, 3) / self.px_per_mm
-        self._distance_inside = cv2.distanceTransform(self.footprint.astype(np.uint8), cv2.DIST_L2, 3) / self.px_per_mm
+        self._distance_outside = cv2.distanceTransform(outside, cv2.DIST_L2, cv2.DIST_MASK_PRECISE) / self.px_per_mm
+        self._distance_inside = cv2.distanceTransform(self.footprint.astype(np.uint8), cv2.DIST_L2, cv2.DIST_MASK_PRECISE) / self.px_per_mm
         self._near_footprint = self._distance_outside < 4.0
 
     def set_footprint(self, footprint: np.ndarray) -> None:

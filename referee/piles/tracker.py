@@ -67,8 +67,8 @@ class TableTracker:
         """Strips between the stock rows and the spit piles, and at the far left/right: never covered."""
         layout = self.layout
         low, high = layout.centre_band()
-        strips = [RectMM(100, low - 40, layout.width - 100, low - 10),
-                  RectMM(100, high + 10, layout.width - 100, high + 40),
+        strips = [RectMM(100, low + 3, layout.width - 100, low + 40),
+                  RectMM(100, high - 40, layout.width - 100, high - 3),
                   RectMM(70, low, 160, high), RectMM(layout.width - 160, low, layout.width - 70, high)]
         out = []
         for strip in strips:

@@ -153,10 +153,21 @@ class DrawnTable:
             _draw_hand(image, player, position)
         if self.light != 1.0:
             image = cv2.convertScaleAbs(image, alpha=self.light)
-        if rng is not None:
-            noise = rng.normal(0, 2.0, image.shape)
-            image = np.clip(image + noise, 0, 255).astype(np.uint8)
+        if rng is not None:  # sensor noise: one stored pattern, shifted at random each frame (cheap)
+            noise = _noise(image.shape)
+            shift = int(rng.integers(0, image.shape[0]))
+            image = cv2.add(image, np.roll(noise, shift, axis=0), dtype=cv2.CV_8U)
+            image = cv2.subtract(image, np.roll(noise, shift // 2 + 7, axis=1), dtype=cv2.CV_8U)
         return image
+
+
+_NOISE: dict = {}
+
+
+def _noise(shape) -> np.ndarray:
+    if shape not in _NOISE:
+        _NOISE[shape] = np.random.default_rng(7).integers(0, 4, shape, dtype=np.uint8)
+    return _NOISE[shape]
 
 
 def _px(point: tuple[float, float]) -> tuple[int, int]:

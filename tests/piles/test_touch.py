@@ -1,0 +1,75 @@
+import numpy as np
+import pytest
+
+from referee.piles.touch import estimate_stop, estimate_touch, find_stop
+
+PERIOD = 1 / 30
+
+
+def approach(t_touch, speed_mm_s, fps=30, frames=8, start=0.0):
+    """Signed distances of an edge moving at constant speed, touching at t_touch."""
+    return [(i, start + i / fps, speed_mm_s * (t_touch - (start + i / fps))) for i in range(frames)]
+
+
+@pytest.mark.parametrize("t_touch, speed", [(0.1234, 300.0), (0.1001, 150.0), (0.1332, 600.0), (0.05, 200.0)])
+def test_edge_crossing_is_found_below_the_frame_period(t_touch, speed):
+    samples = approach(t_touch, speed)
+    contact = next(i for i, sample in enumerate(samples) if sample[2] <= 0)
+    estimate = estimate_touch(samples[:contact + 1], PERIOD)
+    assert abs(estimate.t - t_touch) < PERIOD / 20
+    assert estimate.frame == samples[contact][0]
+    assert estimate.error >= 0.15 * PERIOD
+
+
+def test_already_touching_when_first_seen_is_half_a_frame_uncertain():
+    estimate = estimate_touch([(5, 5 / 30, -3.0)], PERIOD)
+    assert estimate.t == pytest.approx(5 / 30 - PERIOD / 2)
+    assert estimate.error == pytest.approx(PERIOD / 2)
+
+
+def test_no_contact_no_estimate():
+    assert estimate_touch(approach(1.0, 100.0, frames=4), PERIOD) is None
+
+
+def test_dropped_frames_around_a_touch_widen_the_error():
+    samples = [(0, 0.0, 20.0), (1, 1 / 30, 10.0), (4, 4 / 30, -20.0)]
+    assert estimate_touch(samples, PERIOD).error >= 1.5 * PERIOD / 2
+
+
+def eased(t_touch, fps=30, frames=14, reach=150.0, slide=40.0, carry=0.4, settle=0.12):
+    """Path length of a hand that eases into the pile (smoothstep) and then eases through a slide."""
+    def smooth(s):
+        s = min(1.0, max(0.0, s))
+        return s * s * (3 - 2 * s)
+    out = []
+    for i in range(frames):
+        t = i / fps
+        if t < t_touch:
+            p = reach * smooth((t - (t_touch - carry)) / carry)
+        else:
+            p = reach + slide * smooth((t - t_touch) / settle)
+        out.append((i, t, p))
+    return out
+
+
+def test_the_end_of_an_eased_approach_is_timed_to_about_a_quarter_frame():
+    errors = []
+    for t_touch in np.arange(0.25, 0.30, 0.004):
+        for carry, settle in ((0.3, 0.08), (0.45, 0.15), (0.4, 0.12), (0.35, 0.1)):
+            track = eased(t_touch, carry=carry, settle=settle)
+            stop = find_stop(track)
+            assert stop is not None
+            errors.append(abs(estimate_stop(track, stop, PERIOD).t - t_touch) / PERIOD)
+    assert np.median(errors) < 0.3
+    assert max(errors) < 1.2
+
+
+def test_steady_motion_has_no_stop():
+    track = [(i, i / 30, 10.0 * i + (0.3 if i % 2 else 0.0)) for i in range(12)]
+    assert find_stop(track) is None
+
+
+def test_a_hand_that_stays_still_stops_where_it_halted():
+    track = [(i, i / 30, min(i, 5) * 12.0) for i in range(10)]
+    stop = find_stop(track)
+    assert stop is not None and track[stop][2] == 60.0

@@ -1,0 +1,95 @@
+"""The table tracker on drawn tables with known truth (white cards coded by colour, hands with arms)."""
+
+import numpy as np
+import pytest
+
+from referee.capture.frames import Frame
+from referee.piles.sightings import Arrival, LayoutRead, StockSeen
+from referee.piles.table_view import RectMM, TableView
+from referee.piles.tracker import TableTracker
+from referee.rules.cards import Card
+from referee.table.layout import TableLayout
+from tests.piles.drawn_table import IMAGE_SIZE, ColourNamer, DrawnTable, PlainCalibration
+
+LAYOUT = TableLayout()
+FPS = 30
+
+
+def run(table: DrawnTable, seconds: float, fps: int = FPS, *, light_from: float | None = None):
+    view = TableView(PlainCalibration(), (800, 600), 0.5, IMAGE_SIZE)
+    tracker = TableTracker(view, ColourNamer(), fps=fps)
+    rng = np.random.default_rng(1)
+    sightings = []
+    for index in range(int(seconds * fps)):
+        t = index / fps
+        table.light = 0.8 if light_from is not None and t >= light_from else 1.0
+        sightings += tracker.step(Frame(index, t, table.frame(t, rng)))
+    return sightings
+
+
+def laid_out() -> DrawnTable:
+    table = DrawnTable()
+    table.lay(Card.parse("5H"), LAYOUT.spit_pile_centre(0))
+    table.lay(Card.parse("9C"), LAYOUT.spit_pile_centre(1))
+    for slot, card in enumerate(("6S", "KD", "2C", "JH", "8D")):
+        table.lay(Card.parse(card), LAYOUT.stock_centre("A", slot))
+    for slot, card in enumerate(("4S", "QD", "3C", "10H", None)):
+        table.lay(Card.parse(card) if card else None, LAYOUT.stock_centre("B", slot))
+    return table
+
+
+def test_the_first_frames_are_read_as_the_starting_layout_without_inventing_events():
+    sightings = run(laid_out(), 0.6)
+    assert len(sightings) == 1 and isinstance(sightings[0], LayoutRead)
+    layout = sightings[0]
+    assert [str(reading) for reading in layout.piles] == ["5H", "9C"]
+    assert [str(reading) for reading in layout.stocks["A"][:5]] == ["6S", "KD", "2C", "JH", "8D"]
+    assert [str(reading) for reading in layout.stocks["B"]] == ["4S", "QD", "3C", "10H", "back", "empty"]
+
+
+@pytest.mark.parametrize("player, slot, pile, t_touch", [
+    ("A", 0, 0, 1.013), ("A", 4, 1, 1.19), ("B", 0, 1, 1.09), ("B", 2, 0, 0.987), ("A", 2, 1, 1.0167),
+])
+def test_a_play_is_found_attributed_and_timed_below_a_third_of_a_frame(player, slot, pile, t_touch):
+    # straight approaches come within a tenth of a frame; diagonal ones reach the outline's corner,
+    # where the distance to it shrinks non-linearly, and come within about a quarter
+    table = laid_out()
+    card = {"A": ("6S", "KD", "2C", "JH", "8D"), "B": ("4S", "QD", "3C", "10H")}[player][slot]
+    stock = LAYOUT.stock_centre(player, slot)
+    table.play(player, Card.parse(card), stock, LAYOUT.spit_pile_centre(pile), t_touch=t_touch)
+    sightings = run(table, 2.2)
+    arrivals = [s for s in sightings if isinstance(s, Arrival)]
+    assert len(arrivals) == 1
+    arrival = arrivals[0]
+    assert (arrival.player, arrival.pile, str(arrival.card)) == (player, pile, card)
+    assert abs(arrival.t - t_touch) < 1 / FPS / 3
+    assert arrival.frame == int(np.ceil(t_touch * FPS))
+    departures = [s for s in sightings if isinstance(s, StockSeen)]
+    assert [(s.player, s.slot, str(s.previous)) for s in departures] == [(player, slot, card)]
+
+
+def test_two_cards_on_one_pile_a_frame_apart_are_both_found_in_order_and_named():
+    table = laid_out()
+    first = table.play("B", Card.parse("10H"), LAYOUT.stock_centre("B", 3), LAYOUT.spit_pile_centre(1), t_touch=1.0)
+    table.play("A", Card.parse("JH"), LAYOUT.stock_centre("A", 3), first.final, t_touch=1.04)
+    arrivals = [s for s in run(table, 2.5) if isinstance(s, Arrival)]
+    assert [(a.player, str(a.card)) for a in sorted(arrivals, key=lambda a: a.t)] == [("B", "10H"), ("A", "JH")]
+    # the second card is timed against the old top's outline while the first is still sliding into place:
+    # good to about half a frame only
+    assert all(abs(a.t - t) < 1 / FPS * 0.6 for a, t in zip(sorted(arrivals, key=lambda a: a.t), (1.0, 1.04)))
+
+
+def test_a_change_of_light_is_not_a_play():
+    sightings = run(laid_out(), 1.5, light_from=0.8)
+    assert [type(s) for s in sightings] == [LayoutRead]
+
+
+@pytest.mark.parametrize("rect, size", [(RectMM(300, 200, 360, 290), (180, 270)), (RectMM(0, 0, 800, 600), (400, 300))])
+def test_crops_are_seen_from_above_with_a_at_the_bottom(rect, size):
+    view = TableView(PlainCalibration(), (800, 600), 0.5, IMAGE_SIZE)
+    image = np.zeros((IMAGE_SIZE[1], IMAGE_SIZE[0], 3), np.uint8)
+    image[:, :, 2] = np.arange(IMAGE_SIZE[1])[:, None] // 3  # red grows towards B (y = H)
+    scale = size[0] / (rect.x1 - rect.x0)
+    crop = view.crop(image, rect, scale)
+    assert crop.shape[:2] == (size[1], size[0])
+    assert crop[0, :, 2].mean() > crop[-1, :, 2].mean()  # B's side on top, as seen from above

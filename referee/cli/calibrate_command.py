@@ -47,7 +47,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--force", action="store_true", help="write the calibration even when the verdict is 'not usable'")
     parser.set_defaults(handler=run)
 
-    actions = parser.add_subparsers(dest="calibrate_action", metavar="ACTION", title="sub-actions (optional; default: calibrate the table)")
+    actions = parser.add_subparsers(dest="calibrate_action", metavar="[lens|print-target]", title="sub-actions (optional; default: calibrate the table)")
     lens = actions.add_parser("lens", help="calibrate the lens from a ChArUco board video or photos", description="Calibrate the camera lens (intrinsics + distortion) from a printed ChArUco board.")
     lens_source = lens.add_argument_group("board frames (give one)")
     lens_source.add_argument("--video", metavar="FILE", help="a video moving the camera (or the board) over many angles")

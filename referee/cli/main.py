@@ -10,7 +10,7 @@ from __future__ import annotations
 import argparse
 import importlib
 import sys
-from typing import Sequence
+from typing import NoReturn, Sequence
 
 from referee import __version__
 from referee.errors import RefereeError
@@ -18,8 +18,15 @@ from referee.errors import RefereeError
 COMMANDS = ("calibrate", "replay", "live", "classify", "simulate", "board", "demo")
 
 
+class OneLineErrorParser(argparse.ArgumentParser):
+    """argparse, but a bad command line gives one `error: ...` line (with a hint), not a usage block."""
+
+    def error(self, message: str) -> "NoReturn":
+        self.exit(2, f"error: {message} (see `{self.prog} --help`)\n")
+
+
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = OneLineErrorParser(
         prog="referee",
         description="A camera referee for the card game Spit (Speed, Slam).",
     )

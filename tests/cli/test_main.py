@@ -16,3 +16,15 @@ def test_every_subcommand_prints_help(command, capsys):
         main([command, "--help"])
     assert exit_.value.code == 0
     assert "usage" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [["no-such-command"], ["replay"], ["simulate", "--seed", "x"], ["classify", "--bogus"]],
+)
+def test_a_bad_command_line_is_one_error_line_and_a_non_zero_exit(argv, capsys):
+    with pytest.raises(SystemExit) as exit_:
+        main(argv)
+    assert exit_.value.code != 0
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and err[0].startswith("error: ")

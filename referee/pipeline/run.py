@@ -67,9 +67,10 @@ def replay(video: str | pathlib.Path, calibration_path: str | pathlib.Path, even
     started = time.perf_counter()
     last_t = 0.0
     seen_notices = 0
+    session = build_session(calibration, fps=source.fps, image_size=(source.width, source.height), namer=namer,
+                            writer=None, on_frame=on_frame)
     with EventLogWriter(str(events_path)) as writer:
-        session = build_session(calibration, fps=source.fps, image_size=(source.width, source.height), namer=namer,
-                                writer=writer, on_frame=on_frame)
+        session.writer = writer
         count = 0
         for frame in source.frames():
             fresh = source.notices[seen_notices:]

@@ -1,0 +1,93 @@
+"""End-to-end replays of short drawn games against their truth."""
+
+import json
+
+import pytest
+
+from referee.errors import CalibrationError, InputFileError, VideoError
+from referee.pipeline.run import replay
+from referee.rules.events import EventType, read_event_log
+from tests.piles.drawn_table import ColourNamer, write_video
+from tests.pipeline.drawn_games import PLAYS, mid_game_table, write_mid_game
+
+
+@pytest.fixture(scope="module")
+def game(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("mid_game")
+    video, calibration = write_mid_game(folder)
+    return folder, video, calibration
+
+
+def test_a_clip_starting_mid_game_is_refereed_from_its_visible_layout(game, tmp_path):
+    _, video, calibration = game
+    result = replay(video, calibration, tmp_path / "events.jsonl", namer=ColourNamer())
+    events = read_event_log(str(tmp_path / "events.jsonl"))
+    plays = [e for e in events if e.type is EventType.PLAY]
+    assert [(e["player"], e["card"], e["pile"], e["legal"]) for e in plays] == \
+        [(player, card, pile, legal) for player, card, _, pile, _, legal in PLAYS]
+    assert all(abs(e.t - truth[4]) < 1 / 30 for e, truth in zip(plays, PLAYS))
+    assert not [e for e in events if e.type is EventType.SPIT]  # nothing invented for before the clip
+    touch = [e for e in events if e.type is EventType.TOUCH_ORDER]
+    assert [(e["pile"], e["first"]) for e in touch] == [(1, "B")]
+    assert result.frames == 168
+
+
+def test_the_same_video_gives_a_byte_identical_log(game, tmp_path):
+    _, video, calibration = game
+    replay(video, calibration, tmp_path / "one.jsonl", namer=ColourNamer())
+    replay(video, calibration, tmp_path / "two.jsonl", namer=ColourNamer())
+    assert (tmp_path / "one.jsonl").read_bytes() == (tmp_path / "two.jsonl").read_bytes()
+
+
+def test_a_truncated_video_ends_cleanly_with_the_log_intact(tmp_path):
+    video = tmp_path / "game.avi"
+    write_video(mid_game_table(), video, fps=30, seconds=3.2, fourcc="MJPG")
+    data = video.read_bytes()
+    video.write_bytes(data[: int(len(data) * 0.8)])
+    (tmp_path / "corners.json").write_text(_corners())
+    warnings = []
+    replay(video, tmp_path / "corners.json", tmp_path / "events.jsonl", namer=ColourNamer(), warn=warnings.append)
+    events = read_event_log(str(tmp_path / "events.jsonl"))
+    assert len(warnings) == 1 and "truncated" in warnings[0]
+    assert events[-1].type is EventType.NOTICE and "truncated" in events[-1]["message"]
+    assert [e["card"] for e in events if e.type is EventType.PLAY] == ["6S"]  # the play before the cut
+
+
+def test_a_crash_loses_nothing_already_ruled(game, tmp_path):
+    _, video, calibration = game
+
+    def crash(frame, session):
+        if frame.index == 100:
+            raise RuntimeError("power cut")
+    with pytest.raises(RuntimeError):
+        replay(video, calibration, tmp_path / "events.jsonl", namer=ColourNamer(), on_frame=crash)
+    events = read_event_log(str(tmp_path / "events.jsonl"))
+    assert [e["card"] for e in events if e.type is EventType.PLAY] == ["6S", "10H", "JH"]
+
+
+def _corners() -> str:
+    from tests.piles.drawn_table import OFFSET, SCALE
+    from referee.table.layout import TableLayout
+    return json.dumps({"play_area_corners_px": [[OFFSET[0] + SCALE * x, OFFSET[1] + SCALE * y] for x, y in TableLayout().corners()]})
+
+
+@pytest.mark.parametrize("content, error, message", [
+    ('{"play_area_corners_px": [[0, 0], [10, 0], [10, 10]]}', CalibrationError, "4"),
+    ('{"play_area_corners_px": [[-5000, -5000], [-4000, -5000], [-4000, -4000], [-5000, -4000]]}', CalibrationError, "outside"),
+    ("not: [valid", CalibrationError, "YAML"),
+    ('{"something": 1}', CalibrationError, "play_area_corners_px"),
+    (None, InputFileError, "not found"),
+])
+def test_a_bad_calibration_is_a_clear_error_and_no_log_is_started(game, tmp_path, content, error, message):
+    _, video, _ = game
+    calibration = tmp_path / "cal.yaml"
+    if content is not None:
+        calibration.write_text(content)
+    with pytest.raises(error, match=message):
+        replay(video, calibration, tmp_path / "events.jsonl", namer=ColourNamer())
+    assert not (tmp_path / "events.jsonl").exists()
+
+
+def test_a_missing_video_is_a_clear_error(tmp_path):
+    with pytest.raises(VideoError, match="not found"):
+        replay(tmp_path / "none.mp4", tmp_path / "cal.yaml", tmp_path / "events.jsonl", namer=ColourNamer())

@@ -1,0 +1,48 @@
+import cv2
+import numpy as np
+import pytest
+
+from referee.report.compare import compare, side_by_side
+from referee.report.page import describe, timeline_image, write_report
+from referee.rules.events import Event, EventType
+
+
+def play(t, player, card, pile=0, legal=True, on="5H"):
+    return Event(EventType.PLAY, t, int(t * 30), {"player": player, "pile": pile, "card": card, "on": on, "legal": legal})
+
+
+TRUTH = [play(1.0, "A", "6S"), play(2.0, "B", "7D"), play(3.0, "A", "8C", legal=False)]
+
+
+@pytest.mark.parametrize("found, recall, precision, right", [
+    (TRUTH, 1.0, 1.0, 1.0),
+    ([play(1.01, "A", "6S"), play(2.02, "B", "7D")], 2 / 3, 1.0, 1.0),
+    ([play(1.0, "A", "6S"), play(2.0, "A", "7D"), play(3.0, "A", "8C", legal=False), play(4.0, "B", "9C")], 1.0, 0.75, 2 / 3),
+    ([play(1.4, "A", "6S")], 0.0, 0.0, 1.0),
+])
+def test_rulings_are_scored_against_the_truth(found, recall, precision, right):
+    result = compare(TRUTH, found)
+    assert result.recall == pytest.approx(recall)
+    assert result.precision == pytest.approx(precision)
+    assert result.all_right == pytest.approx(right)
+
+
+def test_side_by_side_marks_right_wrong_missed_and_extra():
+    lines = side_by_side(TRUTH, [play(1.0, "A", "6S"), play(2.0, "A", "7D"), play(4.0, "B", "9C")])
+    text = "\n".join(lines)
+    assert "ok " in text and "XX " in text and "-- missed" in text and "++ " in text
+
+
+def test_the_timeline_and_the_page_are_written(tmp_path):
+    events = TRUTH + [Event(EventType.TOUCH_ORDER, 2.0, 60, {"pile": 0, "first": "A", "gap_ms": 12.5, "too_close": True})]
+    image = timeline_image(events)
+    assert image.shape[1] == 1200 and (image < 250).any()
+    page = write_report(tmp_path / "r", events, [], video="game.mp4")
+    html = page.read_text()
+    assert "12.5 ms" in html and "too close to call" in html and "ILLEGAL" in html
+    assert cv2.imread(str(tmp_path / "r" / "timeline.png")) is not None
+
+
+def test_describe_touch_order():
+    event = Event(EventType.TOUCH_ORDER, 2.0, 60, {"pile": 1, "first": "B", "gap_ms": 40.0, "too_close": False})
+    assert describe(event) == "pile 1: B touched first by 40.0 ms"

@@ -14,7 +14,7 @@ from referee.board.link import BoardLink, LinkTiming
 from referee.board.open import KNOWN_USB_IDS, find_board_ports, open_board
 from referee.board.protocol import BoardStatus, Frame, Identity, Light, Pattern
 from referee.board.transport import MemoryTransport, SerialTransport, Transport, memory_pair
-from referee.board.virtual import PtyBoardServer, VirtualBoard
+from referee.board.virtual import MemoryBoardServer, PtyBoardServer, VirtualBoard
 
 __all__ = [
     "Board",
@@ -28,6 +28,7 @@ __all__ = [
     "KNOWN_USB_IDS",
     "LinkTiming",
     "Light",
+    "MemoryBoardServer",
     "MemoryTransport",
     "NullBoard",
     "Pattern",

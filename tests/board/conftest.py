@@ -19,24 +19,31 @@ import pytest
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 FIRMWARE = ROOT / "hardware" / "firmware"
-BUILD = FIRMWARE / "build"
 
 
 def pytest_addoption(parser):
     parser.addoption("--board-port", default=None, help="serial port of a real referee board to test against")
 
 
-def _make(target: str) -> subprocess.CompletedProcess:
-    return subprocess.run(["make", "-s", "-C", str(FIRMWARE), target], capture_output=True, text=True)
+@pytest.fixture(scope="session")
+def firmware_build(tmp_path_factory) -> pathlib.Path:
+    """A build folder of this test session's own, so parallel runs never share half-written files."""
+    return tmp_path_factory.mktemp("firmware-build")
+
+
+def _make(target: str, build: pathlib.Path) -> subprocess.CompletedProcess:
+    if shutil.which("make") is None:
+        pytest.skip("`make` is not installed")
+    return subprocess.run(["make", "-s", "-C", str(FIRMWARE), target, f"BUILD={build}"], capture_output=True, text=True)
 
 
 @pytest.fixture(scope="session")
-def core_library() -> ctypes.CDLL:
+def core_library(firmware_build) -> ctypes.CDLL:
     if shutil.which("cc") is None and shutil.which("gcc") is None:
         pytest.skip("no host C compiler (cc/gcc) to build the firmware core")
-    result = _make("host")
+    result = _make("host", firmware_build)
     assert result.returncode == 0, f"make host failed:\n{result.stdout}\n{result.stderr}"
-    return ctypes.CDLL(str(BUILD / "host" / "libboardcore.so"))
+    return ctypes.CDLL(str(firmware_build / "host" / "libboardcore.so"))
 
 
 def _simavr_missing() -> str | None:
@@ -48,15 +55,15 @@ def _simavr_missing() -> str | None:
 
 
 @pytest.fixture(scope="session")
-def simavr_build() -> tuple[pathlib.Path, pathlib.Path]:
+def simavr_build(firmware_build) -> tuple[pathlib.Path, pathlib.Path]:
     """(runner, firmware ELF), built with make; skips when the AVR toolchain or simavr is missing."""
     reason = _simavr_missing()
     if reason:
         pytest.skip(reason)
     for target in ("firmware", "sim"):
-        result = _make(target)
+        result = _make(target, firmware_build)
         assert result.returncode == 0, f"make {target} failed:\n{result.stdout}\n{result.stderr}"
-    return BUILD / "sim" / "spit-board-sim", BUILD / "spit_board.elf"
+    return firmware_build / "sim" / "spit-board-sim", firmware_build / "spit_board.elf"
 
 
 class SimavrBoard:
@@ -122,14 +129,14 @@ def wait_until(predicate, timeout: float, interval: float = 0.02) -> bool:
 
 
 @pytest.fixture(scope="session")
-def c_parser_factory():
+def c_parser_factory(firmware_build):
     """Makes fresh firmware frame parsers (host build); None when no C compiler is available,
     so the Python side of the fuzzing still runs."""
-    if shutil.which("cc") is None and shutil.which("gcc") is None:
+    if shutil.which("cc") is None and shutil.which("gcc") is None or shutil.which("make") is None:
         return None
-    result = _make("host")
+    result = _make("host", firmware_build)
     assert result.returncode == 0, f"make host failed:\n{result.stdout}\n{result.stderr}"
     from tests.board.core_ctypes import CParser
 
-    library = ctypes.CDLL(str(BUILD / "host" / "libboardcore.so"))
+    library = ctypes.CDLL(str(firmware_build / "host" / "libboardcore.so"))
     return lambda: CParser(library)

@@ -8,7 +8,7 @@ import pytest
 
 from referee.board.virtual import PtyBoardServer
 from referee.cli.main import main
-from tests.board.conftest import real_board_port, simavr_board, simavr_build  # noqa: F401  (fixtures)
+from tests.board.conftest import firmware_build, real_board_port, simavr_board, simavr_build  # noqa: F401  (fixtures)
 
 
 def test_check_against_the_virtual_board_passes(capsys):

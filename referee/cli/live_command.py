@@ -1,16 +1,94 @@
-"""`referee live`: Referee a game in front of a camera, driving the board."""
+"""`referee live`: referee a game in front of a camera, driving the board."""
 
 from __future__ import annotations
 
 import argparse
+import pathlib
+import sys
+import time
 
-from referee.errors import NotBuiltYet
+from referee.errors import InputFileError, VideoError
 
 
 def add_parser(subparsers: argparse._SubParsersAction) -> None:
-    parser = subparsers.add_parser("live", help="Referee a game in front of a camera, driving the board.", description="Referee a game in front of a camera, driving the board.")
+    parser = subparsers.add_parser(
+        "live", help="Referee a game in front of a camera, driving the board.",
+        description="Referee a game in front of a camera (index, device path, or rtsp:// / http:// MJPEG URL), "
+                    "announcing rulings on the board. Ctrl-C ends it cleanly; the log keeps every ruling.")
+    parser.add_argument("--camera", required=True, metavar="N|PATH|URL", help="camera index (0), device path or stream URL")
+    parser.add_argument("--calibration", required=True, metavar="CAL.yaml", help="calibration made on this camera")
+    parser.add_argument("--board", default="none", metavar="PORT|sim|none",
+                        help="the LED/buzzer board: a serial port, 'sim' (virtual board) or 'none' (default)")
+    parser.add_argument("--record", metavar="FILE", help="also record the video (with true timestamps) for later replay")
+    parser.add_argument("--events", default="live_events.jsonl", metavar="OUT.jsonl",
+                        help="where to write the event log (default: live_events.jsonl)")
+    parser.add_argument("--seconds", type=float, metavar="S", help="stop after S seconds (default: until Ctrl-C or the stream ends)")
+    parser.add_argument("--models", metavar="DIR", help="recognition models folder (default: the shipped models/)")
     parser.set_defaults(handler=run)
 
 
 def run(args: argparse.Namespace) -> int:
-    raise NotBuiltYet("`referee live` is not built yet (live refereeing, issue 6); see README.md")
+    from referee.capture import KeepUp, Recorder, open_live_source
+    from referee.pipeline.board_link import open_board_link
+    from referee.pipeline.calibration_input import load_calibration
+    from referee.pipeline.run import build_session, load_namer
+    from referee.report.page import describe
+    from referee.rules.events import EventLogWriter
+
+    events_path = pathlib.Path(args.events)
+    if not events_path.parent.exists():
+        raise InputFileError(f"cannot write {events_path}: folder {events_path.parent} does not exist; create it first")
+    if args.seconds is not None and args.seconds <= 0:
+        raise InputFileError(f"--seconds must be positive, got {args.seconds}")
+    source = KeepUp(open_live_source(args.camera))
+    frames = source.frames()
+    recorder = writer = board = session = None
+    count = 0
+    stopped_by = "the stream ended"
+    try:
+        first = next(frames, None)
+        if first is None:
+            raise VideoError(f"camera {args.camera} gave no picture; check it is connected and not in use")
+        height, width = first.image.shape[:2]
+        calibration = load_calibration(args.calibration, image_size=(width, height), fps=source.fps)
+        namer = load_namer(args.models)
+        board = open_board_link(args.board)
+        session = build_session(calibration, fps=source.fps, image_size=(width, height), namer=namer, writer=None,
+                                board=board, on_event=lambda event: print(f"{event.t:8.3f}  {describe(event)}", flush=True))
+        writer = EventLogWriter(str(events_path))
+        session.writer = writer
+        recorder = Recorder(args.record, fps=source.fps) if args.record else None
+        print(f"refereeing camera {args.camera} ({width}x{height} at {source.fps:.0f} fps); Ctrl-C to stop", file=sys.stderr)
+        started = time.monotonic()
+        seen_notices = 0
+        frame = first
+        while frame is not None:
+            if recorder is not None:
+                recorder.write(frame)
+            fresh = source.notices[seen_notices:]
+            seen_notices = len(source.notices)
+            session.process(frame, fresh)
+            count += 1
+            if args.seconds is not None and time.monotonic() - started >= args.seconds:
+                stopped_by = f"{args.seconds:g} s elapsed"
+                break
+            frame = next(frames, None)
+    except KeyboardInterrupt:
+        stopped_by = "Ctrl-C"
+    finally:
+        if session is not None:
+            for notice in source.notices[seen_notices if session else 0:]:
+                session._hold(notice.t, notice)
+            try:
+                session.finish()
+            except KeyboardInterrupt:
+                pass
+        source.close()
+        for closable in (writer, recorder, board):
+            if closable is not None:
+                closable.close()
+    stats = session.stats
+    worst = max(stats.ruling_latency_ms) if stats.ruling_latency_ms else 0.0
+    print(f"stopped ({stopped_by}) after {count} frames: {stats.events} events -> {events_path}; "
+          f"{source.skipped_total} frames skipped to keep up; slowest ruling frame {worst:.1f} ms", file=sys.stderr)
+    return 0

@@ -7,8 +7,9 @@ from typing import Protocol
 from referee.rules.events import Event, EventType
 
 
-class BoardLink(Protocol):
-    """The announcements the referee makes; `referee.board.open_board(...)` returns one."""
+class Announcer(Protocol):
+    """The announcements the referee makes; `referee.board.open_board(...)` returns one, tests use
+    RecordingBoard."""
 
     def legal_play(self, player: str, pile: int) -> None: ...
     def illegal_play(self, player: str, pile: int) -> None: ...
@@ -21,7 +22,7 @@ class BoardLink(Protocol):
     def close(self) -> None: ...
 
 
-def announce(board: BoardLink, event: Event) -> None:
+def announce(board: Announcer, event: Event) -> None:
     """One ruling -> the board command(s) that show it. Non-blocking: the board queues them."""
     kind = event.type
     if kind is EventType.PLAY:
@@ -56,10 +57,8 @@ class RecordingBoard:
         self.commands.append(("close",))
 
 
-def open_board_link(spec: str) -> BoardLink:
-    """`--board PORT|sim|none`: engineer B's board when available; "none" needs no board code."""
-    if spec == "none":
-        return RecordingBoard()
-    from referee.board import open_board  # imported late: the board is optional for replay and demo
+def open_board_link(spec: str) -> Announcer:
+    """`--board PORT|sim|none|auto`: the board of referee.board (a NullBoard for "none")."""
+    from referee.board import open_board  # imported late: replay and the demo never need it
 
     return open_board(spec)

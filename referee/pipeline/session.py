@@ -12,7 +12,7 @@ from typing import Callable
 
 from referee.capture.frames import Frame, Notice
 from referee.errors import ObservationError
-from referee.pipeline.board_link import BoardLink, announce
+from referee.pipeline.board_link import Announcer, announce
 from referee.pipeline.translate import Translator
 from referee.piles.tracker import TableTracker
 from referee.rules.engine import RulesEngine
@@ -34,7 +34,7 @@ class RefereeSession:
     """Feed frames with `process`; call `finish` at the end. Deterministic for the same frames."""
 
     def __init__(self, tracker: TableTracker, engine: RulesEngine, writer: EventLogWriter | None, *,
-                 board: BoardLink | None = None, on_event: Callable[[Event], None] | None = None,
+                 board: Announcer | None = None, on_event: Callable[[Event], None] | None = None,
                  on_frame: Callable[[Frame, "RefereeSession"], None] | None = None) -> None:
         self.tracker = tracker
         self.engine = engine

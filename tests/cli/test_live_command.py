@@ -1,0 +1,66 @@
+"""`referee live` against a rendered game served as an MJPEG stream over loopback at real-time pace."""
+
+import pytest
+
+from referee.cli.main import main
+from referee.pipeline.board_link import RecordingBoard
+from referee.pipeline.run import replay
+from referee.rules.events import EventType, read_event_log
+from tests.capture.streaming import jpegs_from_video, serve_mjpeg
+from tests.piles.drawn_table import ColourNamer
+from tests.pipeline.drawn_games import write_mid_game
+
+
+@pytest.fixture(scope="module")
+def stream(tmp_path_factory):
+    video, calibration = write_mid_game(tmp_path_factory.mktemp("live_game"))
+    return jpegs_from_video(video), calibration
+
+
+@pytest.fixture
+def fakes(monkeypatch):
+    board = RecordingBoard()
+    monkeypatch.setattr("referee.pipeline.run.load_namer", lambda models=None: ColourNamer())
+    monkeypatch.setattr("referee.pipeline.board_link.open_board_link", lambda spec: board)
+    return board
+
+
+@pytest.mark.slow
+def test_live_referees_a_stream_drives_the_board_and_records_it(stream, fakes, tmp_path, capsys):
+    jpegs, calibration = stream
+    events, recording = tmp_path / "live.jsonl", tmp_path / "live.avi"
+    with serve_mjpeg(jpegs, fps=30) as url:
+        code = main(["live", "--camera", url, "--calibration", str(calibration), "--board", "sim",
+                     "--events", str(events), "--record", str(recording)])
+    out = capsys.readouterr()
+    assert code == 0 and "stopped (the stream ended)" in out.err
+    plays = [e for e in read_event_log(str(events)) if e.type is EventType.PLAY]
+    assert [(e["player"], e["card"], e["legal"]) for e in plays] == [
+        ("A", "6S", True), ("B", "10H", True), ("A", "JH", True), ("B", "7D", True), ("A", "KD", False)]
+    assert "plays KD on 7D (pile 0): ILLEGAL" in out.out  # rulings printed as they are made
+    commands = [command[0] for command in fakes.commands]
+    assert commands.count("legal_play") == 4 and commands.count("illegal_play") == 1 and "touch_first" in commands
+    assert commands[-1] == "close"
+    # the recording replays to the same plays, timed by the live session's own clock
+    again = tmp_path / "again.jsonl"
+    replay(recording, calibration, again, namer=ColourNamer())
+    replayed = [e for e in read_event_log(str(again)) if e.type is EventType.PLAY]
+    assert [e["card"] for e in replayed] == [e["card"] for e in plays]
+
+
+def test_a_stream_that_drops_ends_cleanly_with_the_log_intact(stream, fakes, tmp_path, capsys):
+    jpegs, calibration = stream
+    events = tmp_path / "live.jsonl"
+    with serve_mjpeg(jpegs, fps=30, drop_after=75) as url:
+        code = main(["live", "--camera", url, "--calibration", str(calibration), "--events", str(events)])
+    assert code == 0
+    logged = read_event_log(str(events))
+    assert [e["card"] for e in logged if e.type is EventType.PLAY] == ["6S"]
+    assert any(e.type is EventType.NOTICE and "stopped sending" in e["message"] for e in logged)
+
+
+def test_an_unreachable_camera_is_one_error_line(tmp_path, capsys):
+    code = main(["live", "--camera", "http://127.0.0.1:9/none", "--calibration", str(tmp_path / "c.yaml"),
+                 "--events", str(tmp_path / "e.jsonl")])
+    err = capsys.readouterr().err
+    assert code == 1 and err.startswith("error: ") and err.count("\n") == 1

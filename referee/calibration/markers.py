@@ -115,8 +115,3 @@ def correspondences(markers: dict[int, MarkerSighting], layout: TableLayout) -> 
     image = np.vstack([markers[marker_id].corners_px for marker_id in sorted(markers)])
     return table, image
 
-
-def marker_region_mask(shape: tuple[int, int], sighting: MarkerSighting) -> np.ndarray:
-    mask = np.zeros(shape[:2], np.uint8)
-    cv2.fillConvexPoly(mask, np.round(sighting.corners_px).astype(np.int32), 255)
-    return mask

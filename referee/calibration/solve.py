@@ -13,7 +13,7 @@ from typing import Sequence
 import numpy as np
 
 from referee.calibration.calibration import Calibration
-from referee.calibration.fit import check_convex_quadrilateral, fit_mapping
+from referee.calibration.fit import check_convex_quadrilateral, fit_mapping, parse_corners
 from referee.calibration.lens import LensModel
 from referee.calibration.markers import MarkerSighting, correspondences, detect_markers, table_marker_sightings, to_gray
 from referee.calibration.quality import Finding, QualityReport, Verdict, assess
@@ -64,7 +64,7 @@ def calibrate_frames(
     frames: Sequence[np.ndarray],
     *,
     area: tuple[float, float] = (800.0, 600.0),
-    corners: np.ndarray | None = None,
+    corners: np.ndarray | str | None = None,
     lens: LensModel | None = None,
     fps: float | None = None,
     estimate_distortion: bool = True,
@@ -83,8 +83,12 @@ def calibrate_frames(
         lens = lens.for_image_size(image_size)
     source = dict(source or {})
     extra_findings: list[Finding] = []
+    if isinstance(corners, str):
+        corners = parse_corners(corners)
     if corners is not None:
-        corners = np.asarray(corners, np.float64).reshape(4, 2)
+        corners = np.asarray(corners, np.float64)
+        if corners.shape != (4, 2):
+            raise CalibrationError(f"expected four play-area corners [[x, y] x 4], got an array of shape {corners.shape}")
         check_convex_quadrilateral(corners)
         outside = [i for i, (x, y) in enumerate(corners) if not (-0.5 <= x <= width - 0.5 and -0.5 <= y <= height - 0.5)]
         if outside:
@@ -124,7 +128,7 @@ def calibrate_image(
     image: np.ndarray,
     *,
     area: tuple[float, float] = (800.0, 600.0),
-    corners: np.ndarray | None = None,
+    corners: np.ndarray | str | None = None,
     lens: LensModel | None = None,
     fps: float | None = None,
     estimate_distortion: bool = True,

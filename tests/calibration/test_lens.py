@@ -18,6 +18,7 @@ def views(distortion=STRONG, count=10):
     return board_views(distortion, image_size=(1280, 720), count=count, seed=4)
 
 
+@pytest.mark.slow
 def test_charuco_lens_calibration_recovers_the_lens():
     frames, truth = views()
     lens = calibrate_lens(frames)
@@ -34,6 +35,7 @@ def test_charuco_lens_calibration_recovers_the_lens():
     assert residual.max() < 0.5
 
 
+@pytest.mark.slow
 def test_a_lens_file_makes_table_calibration_exact_under_strong_distortion(tmp_path):
     frames, truth = views()
     calibrate_lens(frames).save(tmp_path / "lens.yaml")

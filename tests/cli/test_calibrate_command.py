@@ -160,6 +160,7 @@ def test_unreadable_camera_is_one_line(capsys, tmp_path):
     assert code == 1 and "cannot be opened" in _one_line_error(err)
 
 
+@pytest.mark.slow
 def test_lens_then_table_calibration(tmp_path, capsys):
     frames, _ = board_views((-0.3, 0.1, 0, 0, 0), image_size=(960, 540), count=8, seed=2)
     for index, frame in enumerate(frames):

@@ -40,7 +40,7 @@ KIND = "referee-table-calibration"
 CONSISTENCY_TOLERANCE_PX = 1.0
 
 
-@dataclass(frozen=True, kw_only=True)
+@dataclass(frozen=True, kw_only=True, eq=False)
 class Calibration:
     homography: np.ndarray  # table mm -> ideal px (image px when lens is None)
     area_mm: tuple[float, float] = (800.0, 600.0)
@@ -52,7 +52,7 @@ class Calibration:
     quality: dict | None = None  # QualityReport.to_dict()
     source: dict = field(default_factory=dict)
     created: str = ""
-    _maps: dict = field(default_factory=dict, compare=False, repr=False)
+    _maps: dict = field(default_factory=dict, init=False, compare=False, repr=False)  # rectify's pixel maps
 
     def __post_init__(self) -> None:
         homography = np.asarray(self.homography, np.float64)

@@ -22,7 +22,7 @@ LENS_KIND = "referee-lens-calibration"
 _UNDISTORT_CRITERIA = (cv2.TERM_CRITERIA_COUNT | cv2.TERM_CRITERIA_EPS, 40, 1e-10)
 
 
-@dataclass(frozen=True, kw_only=True)
+@dataclass(frozen=True, kw_only=True, eq=False)
 class LensModel:
     camera_matrix: np.ndarray
     distortion: np.ndarray

@@ -30,7 +30,7 @@ MARKER_PLACES = {
 CORNER_WINDOW_PX = 5
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class MarkerSighting:
     """One marker found in an image: its id and four corners (px) in OpenCV's order
     (top-left, top-right, bottom-right, bottom-left of the printed marker)."""

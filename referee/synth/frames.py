@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import math
 import zlib
+from dataclasses import dataclass
 
 import cv2
 import numpy as np
@@ -22,7 +23,7 @@ from referee.synth.canvas import CanvasGeometry, blend_into, card_affine, card_o
 from referee.synth.effects import apply_look, make_look, motion_blur
 from referee.synth.hands import ArmStyle, HandShape, draw_body, draw_hand_patch, hand_shape, random_style, shoulder_point
 from referee.sim.script import Place
-from referee.synth.scene import MovingCard, Pose, Scene, SceneState, TableCard, all_table_cards, visible_pile_cards
+from referee.synth.scene import HandPose, MovingCard, Pose, Scene, SceneState, TableCard, all_table_cards, visible_pile_cards
 from referee.synth.surfaces import table_surface
 from referee.table.layout import TableLayout
 
@@ -41,6 +42,34 @@ REBUILD_EVERY = 32
 MAP_STEP = 8
 #: how far a card's shadow reaches beyond its outline (mm)
 SHADOW_PAD_MM = 12.0
+
+
+@dataclass
+class Layer:
+    """Something laid over the table: its colour and alpha in `box`, its shadow in `extent` (canvas px)."""
+
+    box: tuple[int, int, int, int]
+    colour: np.ndarray
+    alpha: np.ndarray
+    extent: tuple[int, int, int, int]
+    shadow: np.ndarray
+
+    def apply(self, target: np.ndarray, origin: tuple[int, int]) -> None:
+        """Darkens the shadow, then blends the colour, into `target`, whose pixel (0, 0) is canvas `origin`."""
+        for box, apply in ((self.extent, self._shadow), (self.box, self._colour)):
+            x0, y0, x1, y1 = box
+            tx0, ty0 = max(x0 - origin[0], 0), max(y0 - origin[1], 0)
+            tx1, ty1 = min(x1 - origin[0], target.shape[1]), min(y1 - origin[1], target.shape[0])
+            if tx1 <= tx0 or ty1 <= ty0:
+                continue
+            source = (slice(ty0 + origin[1] - y0, ty1 + origin[1] - y0), slice(tx0 + origin[0] - x0, tx1 + origin[0] - x0))
+            apply(target, (tx0, ty0, tx1, ty1), source)
+
+    def _shadow(self, target: np.ndarray, box: tuple[int, int, int, int], source: tuple[slice, slice]) -> None:
+        darken(target, box, self.shadow[source])
+
+    def _colour(self, target: np.ndarray, box: tuple[int, int, int, int], source: tuple[slice, slice]) -> None:
+        blend_into(target, box, self.colour[source], self.alpha[source])
 
 
 def _seed(*parts: object) -> int:
@@ -78,6 +107,7 @@ class TableRenderer:
         self._signature: dict | None = None
         self._piles: dict = {}
         self._resting_cache: dict = {}
+        self._resting: tuple = ()
         self._dirty: list[tuple[int, int, int, int]] = []
         self._card_cache: dict[tuple[str, bool], tuple[np.ndarray, np.ndarray]] = {}
         self._shade_cache: dict[str, np.ndarray] = {}
@@ -182,29 +212,36 @@ class TableRenderer:
         return {place: tuple(visible_pile_cards(cards)) for place, cards in state.piles.items() if cards}
 
     def _sync_settled(self, state: SceneState, frame_index: int) -> None:
-        """Brings the settled canvas (table + cards lying still) up to `state`, redrawing only the piles that
-        changed. Every REBUILD_EVERY frames it is redrawn whole, so a frame's pixels depend only on its index
-        and never on which frames a worker rendered before it."""
+        """Brings the settled canvas (table, cards lying still, hands waiting at the edges) up to `state`,
+        redrawing only the boxes where something changed. Every REBUILD_EVERY frames it is redrawn whole,
+        so a frame's pixels depend only on its index, never on which frames a worker rendered before it."""
         piles = self._pile_cards(state)
+        resting = tuple(h for h in state.hands if h.resting)
         signature = {place: tuple((str(c.card), c.face_up, c.pose) for c in cards) for place, cards in piles.items()}
+        signature.update({("hand", h.player, h.hand): (h.x, h.y) for h in resting})
         if self._signature is None or frame_index % REBUILD_EVERY == 0:
             self.settled = self.static.copy()
-            self._redraw((0, 0, self.geometry.width, self.geometry.height), piles)
+            self._redraw((0, 0, self.geometry.width, self.geometry.height), piles, resting)
         else:
-            changed = [place for place in set(signature) | set(self._signature) if signature.get(place) != self._signature.get(place)]
+            changed = [key for key in set(signature) | set(self._signature) if signature.get(key) != self._signature.get(key)]
             if not changed:
                 return
-            outlines = [card_outline(c.pose) for place in changed for c in self._piles.get(place, ()) + piles.get(place, ())]
+            boxes = []
+            outlines = [card_outline(c.pose) for key in changed if isinstance(key, Place) for c in self._piles.get(key, ()) + piles.get(key, ())]
             if outlines:
-                box = self.geometry.box(np.concatenate(outlines), pad_mm=SHADOW_PAD_MM)
+                boxes.append(self.geometry.box(np.concatenate(outlines), pad_mm=SHADOW_PAD_MM))
+            for hand in self._resting + resting:
+                if ("hand", hand.player, hand.hand) in changed:
+                    boxes.append(self._resting_layer(hand).extent)
+            for box in boxes:
                 if box is not None:
-                    self._redraw(box, piles)
-        self._signature, self._piles = signature, piles
+                    self._redraw(box, piles, resting)
+        self._signature, self._piles, self._resting = signature, piles, resting
         self.work = self.settled.copy()
         self._dirty = []
 
-    def _redraw(self, box: tuple[int, int, int, int], piles: dict[Place, tuple[TableCard, ...]]) -> None:
-        """Redraws one box of the settled canvas from the bare table: shadows, then cards bottom to top."""
+    def _redraw(self, box: tuple[int, int, int, int], piles: dict[Place, tuple[TableCard, ...]], resting: tuple[HandPose, ...]) -> None:
+        """Redraws one box of the settled canvas from the bare table: shadows, cards bottom to top, waiting hands."""
         g = self.geometry
         x0, y0, x1, y1 = box
         region = self.static[y0:y1, x0:x1].copy()
@@ -224,28 +261,15 @@ class TableRenderer:
             for card in cards:
                 image, card_mask = self.card_images(card.card, card.face_up)
                 draw_card(region, sub, image, card_mask, self.card_px_per_mm, card.pose, shade=self.card_shade(card.card))
+        for hand in resting:
+            self._resting_layer(hand).apply(region, (x0, y0))
         self.settled[y0:y1, x0:x1] = region
 
-    def _resting_hands(self, state: SceneState) -> None:
-        """Pastes each player's hands that wait at their edge, composed once onto the bare table and kept."""
-        for player in ("A", "B"):
-            resting = tuple(h for h in state.hands if h.resting and h.player == player)
-            if not resting:
-                continue
-            key = tuple((h.player, h.hand, h.x, h.y) for h in resting)
-            if key not in self._resting_cache:
-                saved_work, saved_dirty = self.work, self._dirty
-                self.work, self._dirty = self.static.copy(), []
-                for hand in resting:
-                    self._lay_hand(hand, (0.0, 0.0))
-                boxes = np.array(self._dirty)
-                x0, y0 = boxes[:, 0].min(), boxes[:, 1].min()
-                x1, y1 = boxes[:, 2].max(), boxes[:, 3].max()
-                self._resting_cache[key] = ((x0, y0, x1, y1), self.work[y0:y1, x0:x1].copy())
-                self.work, self._dirty = saved_work, saved_dirty
-            (x0, y0, x1, y1), pixels = self._resting_cache[key]
-            self.work[y0:y1, x0:x1] = pixels
-            self._dirty.append((x0, y0, x1, y1))
+    def _resting_layer(self, hand: HandPose) -> "Layer":
+        key = (hand.player, hand.hand, hand.x, hand.y)
+        if key not in self._resting_cache:
+            self._resting_cache[key] = self._hand_layer(hand, (0.0, 0.0))
+        return self._resting_cache[key]
 
     # ------------------------------------------------------------------ moving things
 
@@ -264,8 +288,8 @@ class TableRenderer:
         alpha = cv2.warpAffine(mask.astype(np.float32) / 255.0, matrix, size, flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT)
         return box, colour, alpha
 
-    def _lay(self, patch: tuple[tuple[int, int, int, int], np.ndarray, np.ndarray], lift: float, velocity_mm: tuple[float, float]) -> None:
-        """Shadow, motion blur and compositing of one patch onto the working canvas."""
+    def _layer(self, patch: tuple[tuple[int, int, int, int], np.ndarray, np.ndarray], lift: float, velocity_mm: tuple[float, float]) -> "Layer":
+        """Motion blur and shadow of one patch, ready to lay on any canvas."""
         g = self.geometry
         box, colour, alpha = patch
         x0, y0, x1, y1 = box
@@ -281,7 +305,6 @@ class TableRenderer:
         pad = int(abs(shift).max() + 3 * sigma) + 1
         sx0, sy0 = max(0, x0 - pad), max(0, y0 - pad)
         sx1, sy1 = min(g.width, x1 + pad), min(g.height, y1 + pad)
-        shadow = np.zeros((sy1 - sy0, sx1 - sx0), np.float32)
         matrix = np.array([[1, 0, x0 - sx0 + shift[0]], [0, 1, y0 - sy0 + shift[1]]], np.float32)
         shadow = cv2.warpAffine(alpha, matrix, (sx1 - sx0, sy1 - sy0), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT)
         strength = np.float32(max(0.12, 0.4 - 0.003 * lift))
@@ -290,14 +313,22 @@ class TableRenderer:
             shadow = cv2.resize(cv2.GaussianBlur(small, (0, 0), sigma / 2), (sx1 - sx0, sy1 - sy0), interpolation=cv2.INTER_LINEAR) * strength
         else:
             shadow = cv2.GaussianBlur(shadow, (0, 0), sigma) * strength
-        darken(self.work, (sx0, sy0, sx1, sy1), shadow)
-        blend_into(self.work, box, colour, alpha)
-        self._dirty.append((sx0, sy0, sx1, sy1))
+        return Layer(box, colour, alpha, (sx0, sy0, sx1, sy1), shadow)
 
-    def _lay_hand(self, hand, velocity: tuple[float, float]) -> None:
+    def _lay(self, patch: tuple[tuple[int, int, int, int], np.ndarray, np.ndarray], lift: float, velocity_mm: tuple[float, float]) -> None:
+        layer = self._layer(patch, lift, velocity_mm)
+        layer.apply(self.work, (0, 0))
+        self._dirty.append(layer.extent)
+
+    def _hand_layer(self, hand: HandPose, velocity: tuple[float, float]) -> "Layer | None":
         patch = draw_hand_patch(self.geometry, self._hand_shape(hand), self.styles[hand.player], _seed("hand", self.seed, hand.player, hand.hand))
-        if patch is not None:
-            self._lay(patch, hand.lift + 20, velocity)
+        return None if patch is None else self._layer(patch, hand.lift + 20, velocity)
+
+    def _lay_hand(self, hand: HandPose, velocity: tuple[float, float]) -> None:
+        layer = self._hand_layer(hand, velocity)
+        if layer is not None:
+            layer.apply(self.work, (0, 0))
+            self._dirty.append(layer.extent)
 
     def _hand_shape(self, hand) -> HandShape:
         return hand_shape(hand, shoulder_point(self.layout, hand.player, hand.hand), self.styles[hand.player])
@@ -316,7 +347,6 @@ class TableRenderer:
             self.work[y0:y1, x0:x1] = self.settled[y0:y1, x0:x1]
         self._dirty = []
         self._sync_settled(state, frame_index)
-        self._resting_hands(state)
         before_cards = {str(m.card): m.pose for m in earlier.moving}
         for moving in sorted(state.moving, key=lambda m: m.lift):
             patch = self._card_patch(moving)

@@ -31,7 +31,7 @@ from referee.board.board import BoardTiming, ConnectionState  # noqa: E402
 from referee.board.link import BoardLink, LinkTiming  # noqa: E402
 from referee.board.protocol import Command, set_lights_payload  # noqa: E402
 from referee.board.transport import SerialTransport  # noqa: E402
-from referee.board.virtual import PtyBoardServer  # noqa: E402
+from referee.board.servers import PtyBoardServer  # noqa: E402
 
 FIRMWARE = pathlib.Path(__file__).resolve().parents[1] / "hardware" / "firmware" / "build"
 

@@ -14,7 +14,8 @@ from referee.board.link import BoardLink, LinkTiming
 from referee.board.open import KNOWN_USB_IDS, find_board_ports, open_board
 from referee.board.protocol import BoardStatus, Frame, Identity, Light, Pattern
 from referee.board.transport import MemoryTransport, SerialTransport, Transport, memory_pair
-from referee.board.virtual import MemoryBoardServer, PtyBoardServer, VirtualBoard
+from referee.board.servers import MemoryBoardServer, PtyBoardServer
+from referee.board.virtual import VirtualBoard
 
 __all__ = [
     "Board",

@@ -26,7 +26,7 @@ from referee.board.protocol import (
     beep_payload, countdown_payload, set_lights_payload,
 )
 from referee.board.transport import Connector, Transport
-from referee.errors import BoardClosedError, BoardError, BoardNotRecognisedError, BoardProtocolError
+from referee.errors import BoardClosedError, BoardError, BoardProtocolError
 
 
 # Beeps waiting to be sent beyond this many are dropped (oldest first): the board's own note queue

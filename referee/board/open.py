@@ -96,7 +96,7 @@ def _await_handshake(board: Board, wait: float) -> Board:
 def _open_sim(wait: float, timing: BoardTiming | None) -> Board:
     """The virtual board: on a pseudo-terminal where the OS has them, in memory otherwise."""
     try:
-        from referee.board.virtual import PtyBoardServer
+        from referee.board.servers import PtyBoardServer
 
         server = PtyBoardServer()
     except (OSError, ImportError, AttributeError):
@@ -106,7 +106,7 @@ def _open_sim(wait: float, timing: BoardTiming | None) -> Board:
 
 
 def _open_sim_in_memory(wait: float, timing: BoardTiming | None) -> Board:
-    from referee.board.virtual import MemoryBoardServer
+    from referee.board.servers import MemoryBoardServer
 
     server = MemoryBoardServer()
     board = Board(server.connect, name="sim (in memory)", timing=timing, on_close=server.close)

@@ -65,7 +65,7 @@ def run_list(args: argparse.Namespace, out: TextIO | None = None) -> int:
 def run_check(args: argparse.Namespace, out: TextIO | None = None) -> int:
     out = out or sys.stdout
     from referee.board.open import _port_exists, find_board_ports
-    from referee.board.virtual import PtyBoardServer
+    from referee.board.servers import PtyBoardServer
 
     server = None
     port = args.port

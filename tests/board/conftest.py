@@ -104,7 +104,7 @@ def simavr_board(simavr_build, tmp_path):
 
 @pytest.fixture
 def pty_board(tmp_path):
-    from referee.board.virtual import PtyBoardServer
+    from referee.board.servers import PtyBoardServer
 
     server = PtyBoardServer(link=tmp_path / "virtual-board")
     yield server

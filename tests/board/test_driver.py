@@ -19,7 +19,7 @@ from referee.board.board import BoardTiming, ConnectionState, NullBoard
 from referee.board.link import BoardLink, LinkTiming
 from referee.board.protocol import Command, Status, set_lights_payload
 from referee.board.transport import SerialTransport
-from referee.board.virtual import PtyBoardServer
+from referee.board.servers import PtyBoardServer
 from referee.errors import BoardClosedError, BoardNotRecognisedError, BoardPortError, BoardProtocolError
 from tests.board.conftest import wait_until
 
@@ -167,7 +167,7 @@ def test_lost_acks_are_retried_and_executed_once(tmp_path):
 
 def test_noise_on_the_line_is_retried_until_the_display_is_right():
     from referee.board.board import Board
-    from referee.board.virtual import MemoryBoardServer
+    from referee.board.servers import MemoryBoardServer
 
     rng = random.Random(5)
 
@@ -328,7 +328,7 @@ def test_sim_falls_back_to_memory_without_pseudo_terminals(monkeypatch):
     def no_pty(*args, **kwargs):
         raise OSError("no pseudo-terminals here")
 
-    monkeypatch.setattr("referee.board.virtual.PtyBoardServer", no_pty)
+    monkeypatch.setattr("referee.board.servers.PtyBoardServer", no_pty)
     board = open_board("sim", timing=FAST)
     try:
         assert board.name == "sim (in memory)" and board.state is ConnectionState.CONNECTED

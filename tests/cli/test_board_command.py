@@ -6,7 +6,7 @@ import os
 
 import pytest
 
-from referee.board.virtual import PtyBoardServer
+from referee.board.servers import PtyBoardServer
 from referee.cli.main import main
 from tests.board.conftest import firmware_build, real_board_port, simavr_board, simavr_build  # noqa: F401  (fixtures)
 

@@ -57,13 +57,20 @@ static void send(board_core_t *core, uint8_t seq, uint8_t command, const uint8_t
     tx_push_frame(core, wire, n);
 }
 
-static void send_event(board_core_t *core, uint8_t kind, uint8_t argument)
+/* `at_ms`: when it happened by the board's clock (a countdown step reports its scheduled
+ * moment, not the tick that noticed it, so a late tick does not blur the reported rhythm). */
+static void send_event_at(board_core_t *core, uint8_t kind, uint8_t argument, uint32_t at_ms)
 {
     uint8_t payload[6];
     payload[0] = kind;
     payload[1] = argument;
-    put_u32(payload + 2, core->now_ms - core->boot_ms);
+    put_u32(payload + 2, at_ms - core->boot_ms);
     send(core, 0, BOARD_EVENT, payload, sizeof payload);
+}
+
+static void send_event(board_core_t *core, uint8_t kind, uint8_t argument)
+{
+    send_event_at(core, kind, argument, core->now_ms);
 }
 
 /* ---- display and buzzer ---- */
@@ -192,12 +199,12 @@ static void countdown_run(board_core_t *core)
         if (step < 3) {
             core->centre_flash_until = at + core->countdown_step_ms / 2u;
             notes_play_now(core, 880, 120);
-            send_event(core, EVENT_COUNTDOWN, (uint8_t)(3 - step));
+            send_event_at(core, EVENT_COUNTDOWN, (uint8_t)(3 - step), at);
             core->countdown_next++;
         } else {
             core->centre_flash_until = at + SPIT_FLASH_MS;
             notes_play_now(core, 1760, 400);
-            send_event(core, EVENT_COUNTDOWN, 0);
+            send_event_at(core, EVENT_COUNTDOWN, 0, at);
             core->countdown_running = 0;
         }
     }

@@ -11,7 +11,7 @@ Wire protocol: hardware/PROTOCOL.md. Firmware: hardware/firmware.
 from referee.board.board import Board, BoardTiming, ConnectionState, NullBoard
 from referee.board.framing import FrameReader, cobs_decode, cobs_encode, crc16_ccitt, encode_frame
 from referee.board.link import BoardLink, LinkTiming
-from referee.board.open import KNOWN_USB_IDS, find_board_ports, open_board
+from referee.board.open import KNOWN_USB_IDS, find_board_ports, open_board, open_board_or_null
 from referee.board.protocol import BoardStatus, Frame, Identity, Light, Pattern
 from referee.board.transport import MemoryTransport, SerialTransport, Transport, memory_pair
 from referee.board.servers import MemoryBoardServer, PtyBoardServer
@@ -44,4 +44,5 @@ __all__ = [
     "find_board_ports",
     "memory_pair",
     "open_board",
+    "open_board_or_null",
 ]

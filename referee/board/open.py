@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 import sys
-from typing import Union
+from typing import Callable, Union
 
 from referee.board.board import Board, BoardTiming, ConnectionState, NullBoard
 from referee.board.transport import SerialTransport
@@ -67,6 +67,20 @@ def open_board(spec: str, *, wait: float = 6.0, timing: BoardTiming | None = Non
         )
     board = Board(lambda: SerialTransport(spec), name=spec, timing=timing)
     return _await_handshake(board, wait)
+
+
+def open_board_or_null(spec: str, *, warn: Callable[[str], None] | None = None, **options) -> AnyBoard:
+    """Like open_board, but a board that cannot be used is reported through `warn` and replaced by a
+    NullBoard, so the referee goes on without it (what `referee live --board ...` wants)."""
+    try:
+        return open_board(spec, **options)
+    except BoardError as error:
+        (warn or _warn_on_stderr)(f"board not used: {error}; the referee goes on without the board")
+        return NullBoard()
+
+
+def _warn_on_stderr(message: str) -> None:
+    print(f"warning: {message}", file=sys.stderr)
 
 
 def _port_exists(spec: str) -> bool:

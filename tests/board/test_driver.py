@@ -262,6 +262,15 @@ def test_a_port_that_does_not_exist_is_one_clear_error(tmp_path):
         open_board(str(tmp_path / "ttyNOTHING"))
 
 
+def test_open_board_or_null_goes_on_without_a_missing_board(tmp_path):
+    from referee.board import open_board_or_null
+
+    warnings = []
+    board = open_board_or_null(str(tmp_path / "ttyGONE"), warn=warnings.append)
+    assert isinstance(board, NullBoard)
+    assert len(warnings) == 1 and "does not exist" in warnings[0] and "goes on without the board" in warnings[0]
+
+
 def test_an_incompatible_protocol_is_refused(tmp_path):
     with PtyBoardServer(link=tmp_path / "board", protocol=(2, 0)) as server:
         with pytest.raises(BoardProtocolError, match="speaks protocol 2.0"):

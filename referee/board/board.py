@@ -182,8 +182,8 @@ class Board:
         self._queue.put((time.monotonic(), barrier))
         try:
             return bool(barrier.future.result(timeout))
-        except concurrent.futures.TimeoutError:
-            return False
+        except (concurrent.futures.TimeoutError, BoardError):
+            return False  # not delivered: the board is away (the display will be re-sent when it is back)
 
     def board_status(self, timeout: float = 5.0) -> BoardStatus:
         """Asks the board what it shows (blocks up to `timeout`; for checks and tests, not the frame loop)."""

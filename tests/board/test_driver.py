@@ -128,6 +128,7 @@ def test_port_vanishes_and_comes_back(driver, backend):
     paint(driver, rng, 200)  # the game goes on while the cable is out
     assert time.perf_counter() - started < 0.5  # never blocks the caller
     assert "goes on without the board" in driver.status()
+    assert driver.flush(0.5) is False  # nothing can be delivered now, and flush says so
     backend.replug()
     assert driver.wait_for_state(ConnectionState.CONNECTED, timeout=8.0), driver.status()
     assert shows_what_was_meant(driver)

@@ -28,9 +28,11 @@ from referee.synth.surfaces import table_surface
 from referee.table.layout import TableLayout
 
 #: table area (mm) the working canvas may cover at most, around the play area
-MAX_MARGIN_MM = 700.0
+MAX_MARGIN_MM = 950.0
 #: the working canvas's resolution is lowered until it has at most this many pixels
 MAX_CANVAS_PIXELS = 9_000_000
+#: the table texture is generated with at most this many pixels, then scaled to the canvas
+TEXTURE_PIXELS = 3_000_000
 #: id of the hands in the occlusion buffer
 _HAND_ID = 65535
 #: exposure time as a fraction of the frame interval (for motion blur)
@@ -137,7 +139,11 @@ class TableRenderer:
 
     def _static_canvas(self, rng: np.random.Generator) -> np.ndarray:
         g = self.geometry
-        canvas = table_surface(rng, g.width, g.height)
+        # a big canvas (a close-up camera) gets its texture made smaller and scaled up: same look, less time
+        shrink = min(1.0, math.sqrt(TEXTURE_PIXELS / (g.width * g.height)))
+        canvas = table_surface(rng, max(2, int(g.width * shrink)), max(2, int(g.height * shrink)))
+        if shrink < 1.0:
+            canvas = cv2.resize(canvas, (g.width, g.height), interpolation=cv2.INTER_LINEAR)
         # the table's own edges, somewhere beyond the play area, and the floor past them
         margins = rng.uniform(120, 450, 4)
         table = np.array([[-margins[0], -margins[1]], [self.layout.width + margins[2], -margins[1]],
@@ -222,6 +228,7 @@ class TableRenderer:
         if self._signature is None or frame_index % REBUILD_EVERY == 0:
             self.settled = self.static.copy()
             self._redraw((0, 0, self.geometry.width, self.geometry.height), piles, resting)
+            self.work = self.settled.copy()
         else:
             changed = [key for key in set(signature) | set(self._signature) if signature.get(key) != self._signature.get(key)]
             if not changed:
@@ -236,9 +243,9 @@ class TableRenderer:
             for box in boxes:
                 if box is not None:
                     self._redraw(box, piles, resting)
+                    x0, y0, x1, y1 = box  # the working copy equals the settled one outside these boxes
+                    self.work[y0:y1, x0:x1] = self.settled[y0:y1, x0:x1]
         self._signature, self._piles, self._resting = signature, piles, resting
-        self.work = self.settled.copy()
-        self._dirty = []
 
     def _redraw(self, box: tuple[int, int, int, int], piles: dict[Place, tuple[TableCard, ...]], resting: tuple[HandPose, ...]) -> None:
         """Redraws one box of the settled canvas from the bare table: shadows, cards bottom to top, waiting hands."""

@@ -164,17 +164,25 @@ def draw_body(canvas: np.ndarray, geometry: CanvasGeometry, player: str, centre_
     `edge_y` is the play area's edge on the player's side (0 for A, H for B); the body leans in over it."""
     away = -1.0 if player == "A" else 1.0
     chest_y = edge_y + away * float(rng.uniform(470, 560))
-    head_y = chest_y + away * 170.0
-    h, w = canvas.shape[:2]
+    head_y = chest_y + away * 230.0
+    # everything is drawn in the box the body can cover, not over the whole canvas
+    reach = np.array([[centre_x - 420, chest_y - 320], [centre_x + 420, chest_y + 320], [centre_x, head_y + away * 120]])
+    box = geometry.box(reach)
+    if box is None:
+        return
+    x0, y0, x1, y1 = box
+    local = CanvasGeometry((geometry.origin[0] + x0 / geometry.px_per_mm, geometry.origin[1] + y0 / geometry.px_per_mm), geometry.px_per_mm, x1 - x0, y1 - y0)
+    h, w = y1 - y0, x1 - x0
     layer = np.zeros((h, w), np.uint8)
     chest = np.array([[centre_x + dx * 260, chest_y + away * dy] for dx, dy in ((-1, -90), (1, -90), (1.05, 200), (-1.05, 200))])
-    cv2.fillPoly(layer, [geometry.to_fixed(chest)], 255, cv2.LINE_AA, 4)
+    cv2.fillPoly(layer, [local.to_fixed(chest)], 255, cv2.LINE_AA, 4)
     for side in (-1, 1):  # rounded shoulders
-        c = geometry.to_px(np.array([centre_x + side * 200, chest_y + away * 10]))
+        c = local.to_px(np.array([centre_x + side * 200, chest_y + away * 10]))
         cv2.circle(layer, (int(c[0]), int(c[1])), int(95 * geometry.px_per_mm), 255, -1, cv2.LINE_AA)
     head = np.zeros((h, w), np.uint8)
-    c = geometry.to_px(np.array([centre_x + float(rng.normal(0, 15)), head_y]))
+    c = local.to_px(np.array([centre_x + float(rng.normal(0, 15)), head_y]))
     cv2.ellipse(head, (int(c[0]), int(c[1])), (int(80 * geometry.px_per_mm), int(100 * geometry.px_per_mm)), 0, 0, 360, 255, -1, cv2.LINE_AA)
+    region = canvas[y0:y1, x0:x1]
     for mask, colour in ((layer, style.sleeve), (head, HAIR_COLOURS[int(rng.integers(len(HAIR_COLOURS)))])):
         alpha = mask.astype(np.float32) / 255.0
         if not alpha.any():
@@ -182,11 +190,5 @@ def draw_body(canvas: np.ndarray, geometry: CanvasGeometry, player: str, centre_
         small = cv2.resize(alpha, (max(1, w // 8), max(1, h // 8)), interpolation=cv2.INTER_AREA)
         roundness = cv2.resize(cv2.GaussianBlur(small, (0, 0), 40 * geometry.px_per_mm / 8), (w, h), interpolation=cv2.INTER_LINEAR)
         shade = (0.55 + 0.5 * np.clip(roundness, 0, 1))[..., None]
-        # the body is nearer the lamp's shadowed side: a soft shadow on the table just in front of it
-        ys, xs = np.nonzero(mask)
-        box = (max(0, xs.min() - 2), max(0, ys.min() - 2), min(w, xs.max() + 3), min(h, ys.max() + 3))
-        x0, y0, x1, y1 = box
-        region = canvas[y0:y1, x0:x1].astype(np.float32)
-        a = alpha[y0:y1, x0:x1, None]
-        colour_layer = np.array(colour, np.float32) * shade[y0:y1, x0:x1]
-        canvas[y0:y1, x0:x1] = (region * (1 - a) + colour_layer * a).astype(np.uint8)
+        a = alpha[..., None]
+        region[:] = (region.astype(np.float32) * (1 - a) + np.array(colour, np.float32) * shade * a).astype(np.uint8)

@@ -11,7 +11,7 @@ from referee.sim.game import simulate_game
 from referee.synth.render import RenderError, first_frame_at, render_game
 from referee.table.layout import TableLayout
 
-SECONDS = 6.0
+SECONDS = 4.5
 FPS = 15
 
 

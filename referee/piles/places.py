@@ -231,7 +231,9 @@ class PlaceTracker:
         return estimate_stop(track, stop, period)
 
     def _end_visit(self, visit: Visit, period: float) -> None:
-        if visit.touch is None and visit.frames_in_contact:
+        # a hand seen carrying a card that overlapped the outline touched it; a hand hiding its card that
+        # never came to rest on the pile only passed over it
+        if visit.touch is None and visit.frames_in_contact and visit.card_seen:
             contact = [index for index, sample in enumerate(visit.samples) if sample[2] <= 0]
             visit.touch = estimate_touch(visit.samples[:contact[0] + 1][-6:], period) if contact else None
 

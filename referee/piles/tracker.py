@@ -31,8 +31,10 @@ READ_PX_PER_MM = 3.0
 #: A pixel is card-coloured (a face or its border) when at least this bright and at most this saturated.
 CARD_MIN_VALUE = 140
 CARD_MAX_SATURATION = 70
-#: How long (s) an arrival covered by a later card waits for its player's stock to show which card left.
-RESOLVE_SECONDS = 1.5
+#: How long (s) after its touch an arrival covered by a later card waits for its player's stock to show
+#: which card left (the stock row is seen again when the hand has gone back over it). Without one,
+#: and with no card read as the hand left, it was a hand passing over the pile, not a play.
+RESOLVE_SECONDS = 0.9
 
 
 class TableTracker:
@@ -126,12 +128,14 @@ class TableTracker:
         out: list[Sighting] = []
         keep: list[tuple[Arrival, float]] = []
         for arrival, deadline in self._unresolved:
-            match = next((d for d in self._departures if d[0] == arrival.player and d[1] >= arrival.t - 1.0), None)
+            match = next((d for d in self._departures
+                          if d[0] == arrival.player and arrival.t - 0.2 <= d[1] <= arrival.t + RESOLVE_SECONDS), None)
             if match is not None:
                 self._departures.remove(match)
                 out.append(replace(arrival, card=match[2], confidence=0.9))
             elif now >= deadline:
-                out.append(arrival)
+                if arrival.card is not None:
+                    out.append(arrival)  # named from the snapshot taken as the hand left
             else:
                 keep.append((arrival, deadline))
         self._unresolved = keep

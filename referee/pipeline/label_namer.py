@@ -8,6 +8,7 @@ door (frame and table rectangle known), never guesses from the crop.
 
 from __future__ import annotations
 
+import gzip
 import json
 import pathlib
 
@@ -24,8 +25,13 @@ class LabelNamer:
     def __init__(self, labels_path: str | pathlib.Path, calibration) -> None:
         self.calibration = calibration
         self._frames: dict[int, list[tuple[Card, bool, np.ndarray, float]]] = {}
+        path = pathlib.Path(labels_path)
         try:
-            lines = pathlib.Path(labels_path).read_text(encoding="utf-8").splitlines()
+            if path.suffix == ".gz":
+                with gzip.open(path, "rt", encoding="utf-8") as handle:
+                    lines = handle.read().splitlines()
+            else:
+                lines = path.read_text(encoding="utf-8").splitlines()
         except OSError as error:
             raise InputFileError(f"cannot read labels {labels_path}: {error.strerror or error}") from None
         for line in lines:
@@ -34,8 +40,11 @@ class LabelNamer:
             data = json.loads(line)
             cards = []
             for item in data.get("cards", []):
-                quad = np.asarray(item["quad"], np.float64)
-                centre = calibration.image_to_table(quad.mean(axis=0, keepdims=True))[0]
+                if "centre_mm" in item:  # the demo's compact labels
+                    centre = np.asarray(item["centre_mm"], np.float64)
+                else:
+                    quad = np.asarray(item["quad"], np.float64)
+                    centre = calibration.image_to_table(quad.mean(axis=0, keepdims=True))[0]
                 cards.append((Card.parse(item["card"]), bool(item.get("face_up")), centre, float(item.get("occlusion", 0.0))))
             self._frames[int(data["frame"])] = cards
 

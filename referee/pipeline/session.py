@@ -49,10 +49,14 @@ class RefereeSession:
         self._order = itertools.count()
         self._last_t = 0.0
         self._period = tracker.period
+        self.current_frame = -1
+        #: (event frame, frame being processed when it was ruled) per event: how long rulings wait
+        self.ruled_at: list[tuple[int | None, int]] = []
 
     # ---------------------------------------------------------------------------------------------
     def process(self, frame: Frame, notices: list[Notice] = ()) -> list[Event]:
         started = time.perf_counter()
+        self.current_frame = frame.index
         for notice in notices:
             self._hold(notice.t, notice)
         for sighting in self.tracker.step(frame):
@@ -117,6 +121,7 @@ class RefereeSession:
             if self.on_event is not None:
                 self.on_event(event)
             self.events.append(event)
+            self.ruled_at.append((event.frame, self.current_frame))
             self.stats.events += 1
         return events
 

@@ -1,0 +1,151 @@
+"""How well the referee rules rendered games: `python -m benchmarks.referee_accuracy [--quick] [--models DIR]`.
+
+For each game of the suite (seed, camera pose and deck are drawn by the renderer from the seed; 30 and
+60 fps) it renders the first S seconds with the synthetic table, replays the clip through the whole
+referee, and compares the log with the true one:
+
+- plays found: recall and precision of `play`/`spit` events (same pile, within 0.25 s);
+- of those found: player, card and legality right;
+- touch order: right on true `touch_order` pairs, split by gap (> 1 frame, 1/3-1 frame, closer);
+- touch-time error of found plays, in frame periods (median, 90th percentile);
+- stalls called within 0.5 s, false stalls; slaps right;
+- speed: seconds of video refereed per second of processing (x real time), per-frame processing time;
+- ruling delay: frames from the touch frame to the frame whose processing issued the ruling.
+
+Cards are named by the recognition models when they are installed (`--models`), otherwise from the
+renderer's labels (`--labels`, the default when no models are found): the tracker, touch timing and
+rules are then measured apart from recognition, and the output says so.
+Results go to stdout and to benchmarks/results/referee_accuracy.json.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import pathlib
+import statistics
+import sys
+import tempfile
+import time
+
+SUITE = [  # (seed, fps, seconds)
+    (9, 30, 16.0), (11, 30, 16.0), (14, 60, 12.0), (27, 30, 16.0), (38, 60, 12.0), (1, 30, 16.0),
+]
+QUICK = [(9, 30, 10.0), (14, 60, 6.0)]
+
+
+def run_game(seed: int, fps: int, seconds: float, folder: pathlib.Path, models: str | None, use_labels: bool) -> dict:
+    from referee.pipeline.calibration_input import load_calibration
+    from referee.pipeline.label_namer import LabelNamer
+    from referee.pipeline.run import load_namer, replay
+    from referee.report.compare import compare
+    from referee.rules.events import EventType, read_event_log
+    from referee.sim.game import simulate_game
+    from referee.synth.render import render_game
+
+    started = time.perf_counter()
+    render = render_game(simulate_game(seed), folder, fps=fps, size="720p", seconds=seconds, seed=seed)
+    render_seconds = time.perf_counter() - started
+    size = (1280, 720)
+    namer = (LabelNamer(folder / "labels.jsonl", load_calibration(folder / "corners.json", image_size=size))
+             if use_labels else load_namer(models))
+    result = replay(folder / "video.mp4", folder / "corners.json", folder / "events.jsonl", namer=namer)
+    truth = [e for e in read_event_log(str(folder / "truth.jsonl")) if e.t <= seconds - 0.8]
+    found = [e for e in read_event_log(str(folder / "events.jsonl")) if e.t <= seconds - 0.8]
+    comparison = compare(truth, found)
+    period = 1.0 / fps
+    touch_rows = []
+    for true, got in comparison.touch_pairs:
+        gap_frames = float(true["gap_ms"]) / 1000 / period
+        touch_rows.append({"gap_frames": round(gap_frames, 3), "right": got is not None and got["first"] == true["first"],
+                           "found": got is not None})
+    delays = [ruled - frame for frame, ruled in result.session.ruled_at if frame is not None]
+    stats = result.session.stats
+    return {
+        "seed": seed, "fps": fps, "seconds": seconds, "design": render.design, "naming": "labels" if use_labels else "models",
+        "true_card_events": len(comparison.pairs) + len(comparison.missed), "found": len(comparison.pairs),
+        "extra": len(comparison.extra), "recall": comparison.recall, "precision": comparison.precision,
+        "player_right": comparison.right("player"), "card_right": comparison.right("card"),
+        "legal_right": comparison.right("legal"), "all_right": comparison.all_right,
+        "time_errors_frames": [round(error / period, 3) for error in comparison.time_errors()],
+        "touch_pairs": touch_rows,
+        "stalls": [{"found": got is not None, "late_s": None if got is None else round(got.t - true.t, 3)}
+                   for true, got in comparison.stall_pairs],
+        "false_stalls": len(comparison.false_stalls),
+        "slaps": [{"found": got is not None, "pile_right": got is not None and got["pile"] == true["pile"]}
+                  for true, got in comparison.slap_pairs],
+        "speed_x_real_time": round(result.speed, 2), "frames": result.frames,
+        "mean_frame_ms": round(1000 * stats.processing_seconds / max(stats.frames, 1), 2),
+        "worst_frame_ms": round(stats.worst_frame_ms, 1),
+        "ruling_frame_ms_p95": round(sorted(stats.ruling_latency_ms)[int(0.95 * (len(stats.ruling_latency_ms) - 1))], 2)
+        if stats.ruling_latency_ms else None,
+        "ruling_delay_frames_median": statistics.median(delays) if delays else None,
+        "render_seconds": round(render_seconds, 1),
+    }
+
+
+def summarise(games: list[dict]) -> dict:
+    def share(rows, key):
+        return sum(1 for row in rows if row[key]) / len(rows) if rows else None
+
+    true_total = sum(g["true_card_events"] for g in games)
+    found = sum(g["found"] for g in games)
+    extra = sum(g["extra"] for g in games)
+    errors = [e for g in games for e in g["time_errors_frames"]]
+    pairs = [p for g in games for p in g["touch_pairs"]]
+    weight = lambda key: sum(g[key] * g["found"] for g in games) / found if found else None  # noqa: E731
+    return {
+        "games": len(games), "true_card_events": true_total,
+        "recall": found / true_total if true_total else None,
+        "precision": found / (found + extra) if found + extra else None,
+        "player_right": weight("player_right"), "card_right": weight("card_right"),
+        "legal_right": weight("legal_right"), "all_right": weight("all_right"),
+        "touch_error_median_frames": statistics.median(errors) if errors else None,
+        "touch_error_p90_frames": sorted(errors)[int(0.9 * (len(errors) - 1))] if errors else None,
+        "touch_order_right_gap_over_1_frame": share([p for p in pairs if p["gap_frames"] > 1], "right"),
+        "touch_order_right_gap_third_to_1_frame": share([p for p in pairs if 1 / 3 <= p["gap_frames"] <= 1], "right"),
+        "touch_order_pairs": len(pairs),
+        "stalls_within_0_5s": share([{"ok": s["found"] and s["late_s"] <= 0.5} for g in games for s in g["stalls"]], "ok"),
+        "stalls": sum(len(g["stalls"]) for g in games), "false_stalls": sum(g["false_stalls"] for g in games),
+        "slaps_right": share([s for g in games for s in g["slaps"]], "pile_right"),
+        "speed_x_real_time_30fps": statistics.mean([g["speed_x_real_time"] for g in games if g["fps"] == 30] or [0]),
+        "mean_frame_ms": statistics.mean([g["mean_frame_ms"] for g in games]),
+    }
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--quick", action="store_true", help="two short games only")
+    parser.add_argument("--models", help="recognition models folder; default: the shipped models/ if present")
+    parser.add_argument("--labels", action="store_true", help="name cards from the renderer's labels (no recognition)")
+    parser.add_argument("--games", help="seed:fps:seconds,... instead of the built-in suite")
+    parser.add_argument("--out", type=pathlib.Path, default=pathlib.Path(__file__).parent / "results" / "referee_accuracy.json")
+    args = parser.parse_args()
+    suite = QUICK if args.quick else SUITE
+    if args.games:
+        suite = [tuple(float(v) if i == 2 else int(v) for i, v in enumerate(item.split(":"))) for item in args.games.split(",")]
+    use_labels = args.labels
+    if not use_labels:
+        from referee.errors import ModelError
+        from referee.pipeline.run import load_namer
+        try:
+            load_namer(args.models)
+        except ModelError as error:
+            print(f"note: recognition models not available ({error}); naming cards from the renderer's labels",
+                  file=sys.stderr)
+            use_labels = True
+    games = []
+    for seed, fps, seconds in suite:
+        with tempfile.TemporaryDirectory() as scratch:
+            game = run_game(seed, fps, seconds, pathlib.Path(scratch), args.models, use_labels)
+        games.append(game)
+        print(json.dumps({k: v for k, v in game.items() if k not in ("time_errors_frames",)}), flush=True)
+    summary = summarise(games)
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    args.out.write_text(json.dumps({"summary": summary, "games": games}, indent=1))
+    print(json.dumps(summary, indent=1))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

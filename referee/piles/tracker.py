@@ -117,6 +117,8 @@ class TableTracker:
                 self.started = True
                 sightings.append(self._read_layout(frame, first=True))
             return sightings
+        if self._layout_pending and any(place.kind == "spit_pile" and change.changed for place, change in changes):
+            sightings.append(self._read_layout(frame, first=False, piles_before=True))  # before the spits land
         for place, change in changes:
             sightings.extend(self._interpret(place, change, frame))
         sightings.extend(self._resolve(frame.t))
@@ -153,13 +155,22 @@ class TableTracker:
             namer = _AtPlace(namer, self._frame_index, tracker.rect)
         return read_place(namer, crop, spot, self.table_colour)
 
-    def _read_layout(self, frame: Frame, *, first: bool) -> LayoutRead:
+    def _read_layout(self, frame: Frame, *, first: bool, piles_before: bool = False) -> LayoutRead:
+        """Reads every place now; `piles_before`: keep the spit piles as they were (a layout read just
+        as the opening spit lands, which must come before it)."""
+        self._layout_pending = False
         for place in self.places:
-            self.readings[place] = self._read(place, frame.image)
+            if not (piles_before and place.kind == "spit_pile"):
+                self.readings[place] = self._read(place, frame.image)
         stocks = {player: tuple(self.readings[Place("stock", index, player)] for index in range(6)) for player in PLAYERS}
         piles = (self.readings[Place("spit_pile", 0)], self.readings[Place("spit_pile", 1)])
         self.cleared = all(reading.empty for row in stocks.values() for reading in row) and all(p.empty for p in piles)
-        return LayoutRead(frame.t, frame.index, stocks, piles, first)
+        t = frame.t
+        if piles_before:  # it must be ruled before the touches that are about to be reported
+            touches = [visit.touch.t for place, tracker in self.places.items() if place.kind == "spit_pile"
+                       for visit in tracker.finished + list(tracker.visits.values()) if visit.touch is not None]
+            t = min([t] + touches) - 0.001
+        return LayoutRead(t, frame.index, stocks, piles, first)
 
     def _interpret(self, place: Place, change: PlaceChange, frame: Frame) -> list[Sighting]:
         if place.kind == "spit_pile":
@@ -212,8 +223,7 @@ class TableTracker:
             return [TableCleared(frame.t, frame.index)]
         if self.cleared and not stocks_empty:
             self._layout_pending = True
-        if self._layout_pending and not any(tracker.dirty for tracker in self.places.values()):
-            self._layout_pending = False
+        if self._layout_pending and not any(tracker.dirty for place, tracker in self.places.items() if place.kind == "stock"):
             return [self._read_layout(frame, first=False)]
         return []
 

@@ -97,7 +97,7 @@ def damage_stream(tape: _Tape) -> tuple[bytes, list[Frame], list[Frame]]:
     return bytes(stream), sent, intact
 
 
-@settings(max_examples=10_000, deadline=None, suppress_health_check=list(HealthCheck))
+@settings(max_examples=10_000, deadline=None, suppress_health_check=list(HealthCheck), database=None)
 @given(plan=st.binary(min_size=4, max_size=400))
 def test_damaged_streams_python_framer_and_firmware_parser_agree(c_parser_factory, plan):
     """Corrupted, truncated, duplicated and garbage-prefixed frames, cut anywhere: whatever comes

@@ -357,6 +357,16 @@ class Board:
                 else:
                     pending_actions.append((stamp, item))
             entries = self._display.entries(changed) if changed else []
+        try:
+            self._deliver(link, all_off, entries, pending_actions, queries)
+        except BoardError:
+            for query in queries:  # answered after the board is back (or failed when it is given up)
+                if not query.future.done():
+                    self._queue.put((time.monotonic(), query))
+            raise
+
+    def _deliver(self, link: BoardLink, all_off: bool, entries: list, pending_actions: list[tuple[float, Intent]],
+                 queries: list[_Query]) -> None:
         if all_off:
             self._send(link, Command.ALL_OFF)
         if entries:
@@ -373,6 +383,8 @@ class Board:
                 self._send(link, Command.COUNTDOWN, countdown_payload(action.step_ms))
             pending_actions.pop(0)
         for query in queries:
+            if query.future.done():
+                continue
             if isinstance(query, _Barrier):
                 query.future.set_result(True)
             else:
@@ -399,7 +411,7 @@ class Board:
                 for stamp, item in batch:
                     if isinstance(item, (SetLight, AllOff)):
                         self._display.apply(item)
-                    elif isinstance(item, _Query):
+                    elif isinstance(item, _Query) and not item.future.done():
                         item.future.set_exception(BoardError(f"board {self.name} is not connected: {self._last_error}"))
                     else:
                         pending_actions.append((stamp, item))
@@ -414,7 +426,7 @@ class Board:
             if batch is None:
                 break
             for _, item in batch:
-                if isinstance(item, _Query):
+                if isinstance(item, _Query) and not item.future.done():
                     item.future.set_exception(self._last_error or BoardError("board not usable"))
         self._set_state(ConnectionState.CLOSED, self._last_error)
 

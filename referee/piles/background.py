@@ -13,7 +13,12 @@ import numpy as np
 
 #: How different (0-255, largest channel) a pixel must be from the model to count as foreground.
 #: Lower: shadows and compression noise become "hands"; higher: a pale hand on a pale table is missed.
-FOREGROUND_THRESHOLD = 28
+FOREGROUND_THRESHOLD = 16
+#: A foreground pixel that changes less than this (0-255) from one frame to the next is still; one still
+#: for `absorb_frames` frames (about half a second) is taken into the model: a layout just dealt, a card
+#: put down where no place is watched. A hand held still that long is taken in too, and stands out
+#: again when it moves away.
+STILL_PIXEL = 10
 #: Fraction of each new frame blended into the model where nothing moves. Higher follows lighting
 #: faster but also swallows a hand that stays still for a few seconds.
 ADAPT_RATE = 0.03
@@ -21,12 +26,17 @@ ADAPT_RATE = 0.03
 
 class BackgroundModel:
     def __init__(self, first_view: np.ndarray, *, threshold: int = FOREGROUND_THRESHOLD,
-                 adapt_rate: float = ADAPT_RATE) -> None:
+                 adapt_rate: float = ADAPT_RATE, absorb_frames: int = 15) -> None:
         self.model = first_view.astype(np.float32)
         self.threshold = threshold
         self.adapt_rate = adapt_rate
         self._kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (3, 3))
+        # closes the gaps a motion-blurred hand leaves between itself and its arm
+        self._bridge = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5))
         self._last_background = np.ones(first_view.shape[:2], np.uint8)
+        self.absorb_frames = absorb_frames
+        self._previous: np.ndarray | None = None
+        self._still_count = np.zeros(first_view.shape[:2], np.int16)
 
     def _gain(self, view: np.ndarray) -> np.ndarray:
         """Per-channel brightness ratio frame/model over what was background last time."""
@@ -47,13 +57,24 @@ class BackgroundModel:
         largest = cv2.max(cv2.max(blue, green), red)
         _, mask = cv2.threshold(largest, self.threshold, 1, cv2.THRESH_BINARY)
         mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, self._kernel)
-        return cv2.morphologyEx(mask, cv2.MORPH_CLOSE, self._kernel)
+        return cv2.morphologyEx(mask, cv2.MORPH_CLOSE, self._bridge)
 
     def update(self, view: np.ndarray, foreground: np.ndarray) -> None:
-        """Blend still parts of the view into the model."""
+        """Blend still parts of the view into the model; take in foreground that has stopped moving."""
         self._last_background = (foreground == 0).astype(np.uint8)
         if self.adapt_rate > 0:
             cv2.accumulateWeighted(view, self.model, self.adapt_rate, mask=self._last_background)
+        if self._previous is not None:
+            change = cv2.absdiff(view, self._previous)
+            blue, green, red = cv2.split(change)
+            moving = cv2.max(cv2.max(blue, green), red) > STILL_PIXEL
+            still_foreground = (foreground > 0) & ~moving
+            self._still_count = np.where(still_foreground, self._still_count + 1, 0).astype(np.int16)
+            settled = self._still_count >= self.absorb_frames
+            if settled.any():
+                self.model[settled] = view[settled]
+                self._still_count[settled] = 0
+        self._previous = view
 
     def absorb(self, view: np.ndarray, rows: slice, cols: slice) -> None:
         """Take a settled region into the model at once."""

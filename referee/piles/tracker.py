@@ -31,6 +31,11 @@ READ_PX_PER_MM = 3.0
 #: A pixel is card-coloured (a face or its border) when at least this bright and at most this saturated.
 CARD_MIN_VALUE = 140
 CARD_MAX_SATURATION = 70
+#: Foreground still for this long (s) becomes part of the table model.
+ABSORB_SECONDS = 0.5
+#: The opening layout is read once every place has been still, or after this long (s) regardless
+#: (a hand resting over a stock would otherwise hold the start back).
+START_WAIT_SECONDS = 1.0
 #: How long (s) after its touch an arrival covered by a later card waits for its player's stock to show
 #: which card left (the stock row is seen again when the hand has gone back over it). Without one,
 #: and with no card read as the hand left, it was a hand passing over the pile, not a play.
@@ -61,6 +66,7 @@ class TableTracker:
         self.last_view: np.ndarray | None = None
         # arrivals hidden under a later card, waiting to be named by the stock card that left
         self._frame_index = 0
+        self._first_t: float | None = None
         self._unresolved: list[tuple[Arrival, float]] = []   # (arrival with a guessed card, deadline t)
         self._departures: list[tuple[str, float, Card]] = []  # (player, t, card) recently gone from a stock
 
@@ -88,7 +94,7 @@ class TableTracker:
         self._frame_index = frame.index
         view = self.view.rectify(frame.image)
         if self.background is None:
-            self.background = BackgroundModel(view)
+            self.background = BackgroundModel(view, absorb_frames=max(3, int(round(ABSORB_SECONDS / self.period))))
             self.table_colour.learn(self._bare_strips(view))
         foreground = self.background.foreground(view)
         masks = self.hands.split(foreground)
@@ -113,7 +119,10 @@ class TableTracker:
             if change.changed:
                 self.places[place].set_footprint(change.footprint)
         if not self.started:
-            if all(tracker.settled_crop is not None for tracker in self.places.values()):
+            if self._first_t is None:
+                self._first_t = frame.t
+            settled = all(tracker.settled_crop is not None for tracker in self.places.values())
+            if settled or frame.t - self._first_t >= START_WAIT_SECONDS:
                 self.started = True
                 sightings.append(self._read_layout(frame, first=True))
             return sightings

@@ -44,7 +44,9 @@ class Simavr:
     def replug(self) -> None:
         self.process = subprocess.Popen([str(FIRMWARE / "sim" / "spit-board-sim"), str(FIRMWARE / "spit_board.elf"),
                                          "--link", self.port], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
-        self.process.stdout.readline()
+        if not self.process.stdout.readline().startswith("pty: "):
+            self.process.kill()
+            raise SystemExit("spit-board-sim did not start; rebuild with `make -C hardware/firmware firmware sim`")
 
     def reset(self) -> None:
         self.process.send_signal(signal.SIGUSR1)

@@ -79,7 +79,11 @@ class SimavrBoard:
         self.process = subprocess.Popen([str(self.runner), str(self.elf), "--link", self.port],
                                         stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
         line = self.process.stdout.readline()
-        assert line.startswith("pty: "), f"simavr runner said {line!r}"
+        if not line.startswith("pty: "):
+            self.process.kill()
+            self.process.wait()
+            self.process = None
+            raise AssertionError(f"simavr runner said {line!r}, expected 'pty: PATH'")
 
     def reset(self) -> None:
         self.process.send_signal(signal.SIGUSR1)

@@ -25,6 +25,7 @@ class Translator:
     def __init__(self) -> None:
         # per player: stock slots in the order their top was last played (latest last)
         self._played_from: dict[str, list[int]] = {player: [] for player in PLAYERS}
+        self._spat: set[str] = set()  # players who have spit since spits were last due
 
     def translate(self, sighting: Sighting, state: EngineState) -> tuple[list[object], str | None]:
         """Observations for the engine, and a note for the log when a sighting cannot be used."""
@@ -69,10 +70,23 @@ class Translator:
         candidates = [sighting.player] if sighting.player else list(PLAYERS)
         owners = [(player, slot) for player in candidates for slot, stock in enumerate(state.players[player].stocks)
                   if stock.top is not None and same_card(stock.top, card)]
+        if not spits_due:
+            self._spat = set()
         if spits_due and not owners:
-            spitters = [player for player in candidates if state.players[player].spit_count > 0]
-            if spitters:
-                return [SpitTurned(sighting.t, spitters[0], sighting.pile, card, frame=sighting.frame)], None
+            # each player turns one spit card per spit: a hand seen spitting twice is the other player's
+            # card landing under a hand passing over the pile
+            due = [player for player in PLAYERS if player not in self._spat and state.players[player].spit_count > 0]
+            spitter = sighting.player if sighting.player in due else (due[0] if due else None)
+            if spitter is not None:
+                self._spat.add(spitter)
+                return [SpitTurned(sighting.t, spitter, sighting.pile, card, frame=sighting.frame)], None
+        if not owners and sighting.player is not None:
+            # the card is the other player's stock top: the hand seen was not the one that played it
+            other = [(player, slot) for player in PLAYERS if player != sighting.player
+                     for slot, stock in enumerate(state.players[player].stocks)
+                     if stock.top is not None and same_card(stock.top, card)]
+            if other and not spits_due:
+                owners = other
         if owners:
             player, slot = owners[0]
             self._remember(player, slot)

@@ -52,6 +52,11 @@ static void on_signal(int signal_number)
         stop_requested = 1;
 }
 
+static long long simulated_ns(avr_cycle_count_t cycles, unsigned long frequency)
+{
+    return (long long)((double)cycles * 1e9 / (double)frequency);
+}
+
 static long long wall_ns(void)
 {
     struct timespec t;
@@ -195,15 +200,24 @@ int main(int argc, char **argv)
             base_cycle = avr->cycle;
         }
 
-        /* run the AVR up to 1 ms ahead of the wall clock */
+        /* the AVR restarted itself (watchdog): simavr counts cycles from 0 again */
+        if (avr->cycle < base_cycle) {
+            fprintf(stderr, "spit-board-sim: the AVR restarted (watchdog or jump to 0)\n");
+            base_cycle = avr->cycle;
+            base_wall = wall_ns();
+        }
+        /* run the AVR up to 1 ms ahead of the wall clock; in double precision, because
+         * cycles x 1e9 overflows 64 bits after 19 minutes at 16 MHz (exact to the cycle for years) */
         long long elapsed = wall_ns() - base_wall;
-        long long simulated = (long long)((avr->cycle - base_cycle) * 1000000000ULL / frequency);
+        long long simulated = simulated_ns(avr->cycle - base_cycle, frequency);
         if (elapsed - simulated > FORGIVE_LAG_NS) {
             base_wall += elapsed - simulated - AHEAD_NS;
             elapsed = wall_ns() - base_wall;
         }
-        avr_cycle_count_t target = base_cycle + (avr_cycle_count_t)((elapsed + AHEAD_NS) * (long long)frequency / 1000000000LL);
-        while (avr->cycle < target) {
+        avr_cycle_count_t target = base_cycle + (avr_cycle_count_t)((double)(elapsed + AHEAD_NS) * frequency / 1e9);
+        if (target > avr->cycle + frequency / 20)
+            target = avr->cycle + frequency / 20; /* at most 50 ms a round: the port is served meanwhile */
+        while (avr->cycle < target && !stop_requested && !reset_requested) {
             int state = avr_run(avr);
             if (state == cpu_Done || state == cpu_Crashed) {
                 fprintf(stderr, "spit-board-sim: the AVR %s at cycle %llu\n", state == cpu_Done ? "stopped" : "crashed",
@@ -226,7 +240,7 @@ int main(int argc, char **argv)
         }
 
         /* wait for the wall clock (or a byte from the host) */
-        simulated = (long long)((avr->cycle - base_cycle) * 1000000000ULL / frequency);
+        simulated = simulated_ns(avr->cycle - base_cycle, frequency);
         long long lead = simulated - (wall_ns() - base_wall);
         if (from_host_done >= from_host_len)
             from_host_len = from_host_done = 0;

@@ -124,6 +124,7 @@ _worker_renderer: TableRenderer | None = None
 
 def _start_worker(script: GameScript | None, options: dict) -> None:
     global _worker_renderer
+    cv2.setNumThreads(1)  # the workers are the parallelism; OpenCV's own threads would only fight them
     if script is not None:  # a spawned worker builds its own; a forked one inherited the parent's
         _worker_renderer = TableRenderer(script, **options)
 

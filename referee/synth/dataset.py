@@ -97,17 +97,18 @@ def random_still(rng: np.random.Generator, layout: TableLayout) -> StillScene:
         piles[Place(PlaceKind.SPIT_PILE, 100 + group)] = pile
         group += 1
     hands = []
-    for _ in range(int(rng.choice([0, 0, 1, 2]))):
-        player = "A" if rng.random() < 0.5 else "B"
-        hands.append(HandPose(player, "main", float(rng.uniform(100, layout.width - 100)), float(rng.uniform(80, layout.height - 80)),
+    owners = [("A", "main"), ("A", "other"), ("B", "main"), ("B", "other")]
+    for k in rng.permutation(len(owners))[: int(rng.choice([0, 0, 1, 2]))]:
+        player, hand = owners[int(k)]  # one hand per owner: motion blur matches hands by owner
+        hands.append(HandPose(player, hand, float(rng.uniform(100, layout.width - 100)), float(rng.uniform(80, layout.height - 80)),
                               float(rng.uniform(5, 60)), bool(rng.random() < 0.3), (0.0, 0.0)))
     return StillScene(piles, hands)
 
 
 def still_camera(rng: np.random.Generator, size: str, layout: TableLayout):
-    """A camera anywhere from a close-up (0.35 m) to a whole-table view, tilted up to 45 degrees."""
+    """A camera anywhere from a close-up (0.35 m) to most of the table (0.95 m), tilted up to 40 degrees."""
     width, _ = image_size(size)
-    pose = CameraPose(height=float(rng.uniform(350, 1300)), tilt=float(rng.uniform(0, 45)), heading=float(rng.uniform(0, 360)),
+    pose = CameraPose(height=float(rng.uniform(350, 950)), tilt=float(rng.uniform(0, 40)), heading=float(rng.uniform(0, 360)),
                       roll=float(rng.normal(0, 3)), target=(float(rng.uniform(150, layout.width - 150)), float(rng.uniform(120, layout.height - 120))),
                       k1=float(rng.uniform(-0.08, 0.05)), k2=0.0)
     horizontal_fov = math.radians(rng.uniform(50, 75))
@@ -140,7 +141,7 @@ class _SceneSwitcher:
         self.scenes = scenes
 
     def state(self, t: float) -> SceneState:
-        index = min(len(self.scenes) - 1, max(0, int(round(t))))
+        index = min(len(self.scenes) - 1, max(0, int(math.floor(t + 0.5 + 1e-9))))  # t - shutter still shows scene k
         state = self.scenes[index].state(t)
         return SceneState(t, state.piles, state.moving, state.hands, (index, 0))
 

@@ -52,6 +52,7 @@ class Visit:
     track: list[tuple[int, float, float]] = field(default_factory=list)
     track_distance: list[float] = field(default_factory=list)
     last_front: tuple[float, float] | None = None
+    fronts: list[tuple[float, float]] = field(default_factory=list)  # mm, in the place's padded crop
     card_seen: bool = False
 
 
@@ -167,10 +168,10 @@ class PlaceTracker:
                 visit.card_seen = card_seen  # what the hand carried up to the moment it reached the pile
             else:
                 visit.frames_in_contact += 1
-                if visit.touch is None and visit.card_seen:
+                if visit.touch is None:
+                    # the leading edge (of the card where it is seen, else of the hand holding it) crossing
+                    # the outline; measured on rendered games this beats timing the hand's stop
                     visit.touch = estimate_touch(visit.samples[-6:], period)
-            if visit.touch is None and not visit.card_seen:
-                visit.touch = self._stop_touch(visit, period)
             if visit.touch is None and len(visit.samples) > 8:
                 del visit.samples[:-8]
         crop = self.crop(view)
@@ -212,6 +213,7 @@ class PlaceTracker:
     def _follow(self, visit: Visit, frame: int, t: float, distance: float, front) -> None:
         if front is None:
             return
+        visit.fronts.append(front)
         step = 0.0 if visit.last_front is None else float(np.hypot(front[0] - visit.last_front[0], front[1] - visit.last_front[1]))
         path = (visit.track[-1][2] if visit.track else 0.0) + step
         visit.last_front = front
@@ -263,6 +265,17 @@ class PlaceTracker:
         out = np.zeros(hull.shape, np.uint8)
         cv2.fillConvexPoly(out, np.round(box).astype(np.int32), 1)
         return out.astype(bool)
+
+    def frames_holding(self, visit: Visit, outline: np.ndarray) -> int:
+        """Frames in which the front of this visit's hand (fingers and palm) lay over `outline`: a hand
+        putting a card down holds it there; an arm passing over the pile does not."""
+        near = cv2.dilate(outline.astype(np.uint8), np.ones((9, 9), np.uint8)) > 0
+        count = 0
+        for x, y in visit.fronts:
+            row, col = int(y * self.px_per_mm), int(x * self.px_per_mm)
+            if 0 <= row < near.shape[0] and 0 <= col < near.shape[1] and near[row, col]:
+                count += 1
+        return count
 
     def pending_touch(self) -> float | None:
         """Earliest touch time of visits not yet reported (the pipeline holds later rulings back for it)."""

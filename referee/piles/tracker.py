@@ -207,8 +207,13 @@ class TableTracker:
             return [Arrival(change.t - 3 * self.period, change.frame, place.index, None, reading.card,
                             3 * self.period, reading.confidence)]
         out: list[Sighting] = []
+        # the card now on top was put there by the hand that held it there: the one whose fingers lay over
+        # the new card's outline longest (an arm passing over the pile on its way to the other one does not)
+        place_tracker = self.places[place]
+        owner = max(range(len(visits)), key=lambda number: (place_tracker.frames_holding(visits[number], change.footprint),
+                                                            visits[number].frames_in_contact, number))
         for number, visit in enumerate(visits):
-            if number == len(visits) - 1:
+            if number == owner:
                 out.append(Arrival(visit.touch.t, visit.touch.frame, place.index, visit.player, reading.card,
                                    visit.touch.error, reading.confidence))
                 continue

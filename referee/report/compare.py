@@ -74,7 +74,12 @@ def compare(truth: list[Event], found: list[Event], *, t_from: float = 0.0) -> C
     result = Comparison()
     true_cards = [event for event in truth if event.type in CARD_EVENTS]
     found_cards = [event for event in found if event.type in CARD_EVENTS]
-    result.pairs, result.missed, result.extra = _match(true_cards, found_cards, lambda event: event.get("pile"))
+    # first the exact matches (same pile, card and player), then what is left by pile alone: two cards
+    # landing on one pile a few ms apart are not paired crosswise
+    exact, rest_true, rest_found = _match(true_cards, found_cards,
+                                          lambda event: (event.get("pile"), str(event.get("card")), event.get("player")))
+    loose, result.missed, result.extra = _match(rest_true, rest_found, lambda event: event.get("pile"))
+    result.pairs = sorted(exact + loose, key=lambda pair: pair[0].t)
     true_touch = [event for event in truth if event.type is EventType.TOUCH_ORDER]
     found_touch = [event for event in found if event.type is EventType.TOUCH_ORDER]
     pairs, missed, _ = _match(true_touch, found_touch, lambda event: event.get("pile"))

@@ -1,5 +1,7 @@
 """`referee replay` in-process, as a user runs it."""
 
+import pathlib
+
 import pytest
 
 from referee.cli.main import main
@@ -53,3 +55,39 @@ def test_missing_models_are_reported_not_crashed(game, tmp_path, capsys):
                  "--models", str(tmp_path / "no-models")])
     err = capsys.readouterr().err
     assert code == 1 and err.startswith("error: ") and err.count("\n") == 1
+
+
+def test_progress_bar_is_drawn_on_a_terminal(game, tmp_path):
+    """A real pseudo-terminal on stderr: the bar is redrawn in place; the log is the same as without it."""
+    import os
+    import pty
+    import subprocess
+    import sys
+    import textwrap
+
+    video, calibration = game
+    script = textwrap.dedent(f"""
+        import sys
+        sys.path.insert(0, {str(pathlib.Path(__file__).resolve().parents[2])!r})
+        import referee.pipeline.run as run
+        from tests.piles.drawn_table import ColourNamer
+        run.load_namer = lambda models=None: ColourNamer()
+        from referee.cli.main import main
+        sys.exit(main(["replay", {str(video)!r}, "--calibration", {str(calibration)!r}, "--events", {str(tmp_path / "tty.jsonl")!r}]))
+    """)
+    leader, follower = pty.openpty()
+    process = subprocess.Popen([sys.executable, "-c", script], stderr=follower, stdout=subprocess.PIPE)
+    os.close(follower)
+    seen = b""
+    while True:
+        try:
+            chunk = os.read(leader, 4096)
+        except OSError:
+            break
+        if not chunk:
+            break
+        seen += chunk
+    assert process.wait(timeout=120) == 0
+    os.close(leader)
+    assert b"\rrefereeing [" in seen and b"168/168 frames" in seen
+    assert sum(1 for line in (tmp_path / "tty.jsonl").read_text().splitlines() if '"play"' in line) == 5

@@ -1,0 +1,1 @@
+"""Speed and accuracy measurements. `python -m benchmarks` runs them all; each module also runs alone."""

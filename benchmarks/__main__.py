@@ -31,10 +31,13 @@ def _has_quick_mode(name: str) -> bool:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m benchmarks", description=__doc__.splitlines()[0])
-    parser.add_argument("names", nargs="*", choices=[*ORDER, []][:-1] or None, metavar="NAME",
+    parser.add_argument("names", nargs="*", metavar="NAME",
                         help=f"benchmarks to run (default: all): {', '.join(ORDER)}")
     parser.add_argument("--quick", action="store_true", help="use each benchmark's quick mode where it has one")
     args = parser.parse_args(argv)
+    unknown = [name for name in args.names if name not in ORDER]
+    if unknown:
+        parser.error(f"no benchmark {', '.join(unknown)}; choose from {', '.join(ORDER)}")
     failed = []
     for name in args.names or ORDER:
         command = [sys.executable, "-m", f"benchmarks.{name}"]

@@ -69,14 +69,16 @@ def simavr_build(firmware_build) -> tuple[pathlib.Path, pathlib.Path]:
 class SimavrBoard:
     """The real AVR image under simavr, on a pseudo-terminal reached through a stable symlink."""
 
-    def __init__(self, runner: pathlib.Path, elf: pathlib.Path, link: pathlib.Path) -> None:
-        self.runner, self.elf, self.port = runner, elf, str(link)
+    def __init__(self, runner: pathlib.Path, elf: pathlib.Path, link: pathlib.Path,
+                 pins: pathlib.Path | None = None) -> None:
+        self.runner, self.elf, self.port, self.pins = runner, elf, str(link), pins
         self.process: subprocess.Popen | None = None
         self.replug()
 
     def replug(self) -> None:
         assert self.process is None
-        self.process = subprocess.Popen([str(self.runner), str(self.elf), "--link", self.port],
+        extra = ["--pins", str(self.pins)] if self.pins else []
+        self.process = subprocess.Popen([str(self.runner), str(self.elf), "--link", self.port, *extra],
                                         stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
         line = self.process.stdout.readline()
         if not line.startswith("pty: "):
@@ -102,6 +104,15 @@ class SimavrBoard:
 def simavr_board(simavr_build, tmp_path):
     runner, elf = simavr_build
     board = SimavrBoard(runner, elf, tmp_path / "spit-board")
+    yield board
+    board.close()
+
+
+@pytest.fixture
+def simavr_board_with_pins(simavr_build, tmp_path):
+    """The AVR image under simavr, logging every change of its ports B and D to `board.pins`."""
+    runner, elf = simavr_build
+    board = SimavrBoard(runner, elf, tmp_path / "spit-board", pins=tmp_path / "pins.log")
     yield board
     board.close()
 

@@ -2,7 +2,7 @@
  * real Uno on a USB cable.
  *
  *   spit-board-sim FIRMWARE.elf [--link PATH] [--mcu atmega328p] [--frequency HZ]
- *                  [--no-reset-on-open]
+ *                  [--no-reset-on-open] [--pins FILE]
  *
  * - UART0 is bridged to a pseudo-terminal; its slave path is printed on stdout
  *   as "pty: /dev/pts/N" and, with --link, PATH becomes a symlink to it (a
@@ -16,6 +16,8 @@
  *   to open is the port being opened. Bytes the AVR sends while nobody has the
  *   port open are dropped, as a USB-serial bridge drops them.
  * - SIGUSR1 resets the AVR (the reset button); SIGINT / SIGTERM end the run.
+ * - --pins FILE logs every change of ports B and D as "<microseconds> <port> <hex value>",
+ *   so tests can see the lights and the buzzer pin the firmware actually drives.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -30,6 +32,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <avr_ioport.h>
 #include <avr_uart.h>
 #include <sim_avr.h>
 #include <sim_elf.h>
@@ -73,6 +76,17 @@ static void uart_output(struct avr_irq_t *irq, uint32_t value, void *param)
 static void uart_xon(struct avr_irq_t *irq, uint32_t value, void *param) { (void)irq; (void)value; (void)param; xon = 1; }
 static void uart_xoff(struct avr_irq_t *irq, uint32_t value, void *param) { (void)irq; (void)value; (void)param; xon = 0; }
 
+static FILE *pin_log;
+
+static void port_changed(struct avr_irq_t *irq, uint32_t value, void *param)
+{
+    (void)irq;
+    avr_t *avr = (avr_t *)((void **)param)[0];
+    char port = (char)(long)((void **)param)[1];
+    fprintf(pin_log, "%llu %c %02x\n", (unsigned long long)((double)avr->cycle * 1e6 / avr->frequency), port,
+            (unsigned)(value & 0xFF));
+}
+
 /* The time-keeping loop's sleep: simavr would usleep inside avr_run; we pace ourselves. */
 static void sleep_nothing(avr_t *avr, avr_cycle_count_t how_long) { (void)avr; (void)how_long; }
 
@@ -94,13 +108,13 @@ static int slave_held_open(int master)
 
 static void usage(void)
 {
-    fprintf(stderr, "usage: spit-board-sim FIRMWARE.elf [--link PATH] [--mcu NAME] [--frequency HZ] [--no-reset-on-open]\n");
+    fprintf(stderr, "usage: spit-board-sim FIRMWARE.elf [--link PATH] [--mcu NAME] [--frequency HZ] [--no-reset-on-open] [--pins FILE]\n");
     exit(2);
 }
 
 int main(int argc, char **argv)
 {
-    const char *firmware_path = NULL, *link_path = NULL, *mcu = NULL;
+    const char *firmware_path = NULL, *link_path = NULL, *mcu = NULL, *pin_log_path = NULL;
     unsigned long frequency = 0;
     int reset_on_open = 1;
     for (int i = 1; i < argc; i++) {
@@ -108,6 +122,7 @@ int main(int argc, char **argv)
         else if (!strcmp(argv[i], "--mcu") && i + 1 < argc) mcu = argv[++i];
         else if (!strcmp(argv[i], "--frequency") && i + 1 < argc) frequency = strtoul(argv[++i], NULL, 10);
         else if (!strcmp(argv[i], "--no-reset-on-open")) reset_on_open = 0;
+        else if (!strcmp(argv[i], "--pins") && i + 1 < argc) pin_log_path = argv[++i];
         else if (argv[i][0] == '-') usage();
         else firmware_path = argv[i];
     }
@@ -142,6 +157,21 @@ int main(int argc, char **argv)
     avr_irq_register_notify(avr_io_getirq(avr, AVR_IOCTL_UART_GETIRQ('0'), UART_IRQ_OUTPUT), uart_output, NULL);
     avr_irq_register_notify(avr_io_getirq(avr, AVR_IOCTL_UART_GETIRQ('0'), UART_IRQ_OUT_XON), uart_xon, NULL);
     avr_irq_register_notify(avr_io_getirq(avr, AVR_IOCTL_UART_GETIRQ('0'), UART_IRQ_OUT_XOFF), uart_xoff, NULL);
+
+    static void *port_b[2], *port_d[2];
+    if (pin_log_path) {
+        pin_log = fopen(pin_log_path, "w");
+        if (!pin_log) {
+            perror("spit-board-sim: --pins");
+            return 1;
+        }
+        setvbuf(pin_log, NULL, _IOLBF, 0);
+        port_b[0] = port_d[0] = avr;
+        port_b[1] = (void *)(long)'B';
+        port_d[1] = (void *)(long)'D';
+        avr_irq_register_notify(avr_io_getirq(avr, AVR_IOCTL_IOPORT_GETIRQ('B'), IOPORT_IRQ_PIN_ALL), port_changed, port_b);
+        avr_irq_register_notify(avr_io_getirq(avr, AVR_IOCTL_IOPORT_GETIRQ('D'), IOPORT_IRQ_PIN_ALL), port_changed, port_d);
+    }
 
     int master = posix_openpt(O_RDWR | O_NOCTTY | O_NONBLOCK);
     if (master < 0 || grantpt(master) || unlockpt(master)) {
@@ -258,6 +288,8 @@ int main(int argc, char **argv)
     }
     if (link_path)
         unlink(link_path);
+    if (pin_log)
+        fclose(pin_log);
     close(master);
     return exit_code;
 }

@@ -153,10 +153,10 @@ static void apply_outputs(uint32_t now)
     if (out.tone_hz != sounding_hz) {
         sounding_hz = out.tone_hz;
         if (sounding_hz) {
+            TCCR1A = _BV(COM1A0);
+            TCCR1B = _BV(WGM12) | _BV(CS11); /* clock first: simavr only takes OCR1A in a running CTC mode */
             OCR1A = (uint16_t)(1000000UL / sounding_hz - 1); /* toggle at 2 f on a 2 MHz clock */
             TCNT1 = 0;
-            TCCR1A = _BV(COM1A0);
-            TCCR1B = _BV(WGM12) | _BV(CS11);
         } else {
             TCCR1B = _BV(WGM12); /* stopped: a free-running timer would only burn simulator time */
             TCCR1A = 0;

@@ -86,7 +86,12 @@ class TableView:
         self._check_visible(image_size)
         xs = (np.arange(self.size[0]) + 0.5) / px_per_mm
         ys = (np.arange(self.size[1]) + 0.5) / px_per_mm
-        self._maps = _maps_for(calibration.table_to_image, xs, ys)
+        # camera pixels per view pixel; frames are first shrunk by about half that (never below the view)
+        corners = self.table_to_image(np.array([[0, 0], [self.area_mm[0], 0], self.area_mm, [0, self.area_mm[1]]]))
+        camera_px_per_mm = float(np.linalg.norm(corners[1] - corners[0])) / self.area_mm[0]
+        self._shrink = max(1.0, camera_px_per_mm / px_per_mm / 1.2) if image_size is not None else 1.0
+        shrink = self._shrink
+        self._maps = _maps_for(lambda points: (calibration.table_to_image(points) + 0.5) / shrink - 0.5, xs, ys)
         self._crop_maps: dict[tuple, tuple[np.ndarray, np.ndarray]] = {}
 
     def _check_visible(self, image_size: tuple[int, int] | None) -> None:
@@ -114,6 +119,9 @@ class TableView:
         return self.table_to_image(points)
 
     def rectify(self, image: np.ndarray) -> np.ndarray:
+        if self._shrink > 1.05:
+            # the view samples the frame sparsely: average first, or texture and noise alias into "motion"
+            image = cv2.resize(image, None, fx=1 / self._shrink, fy=1 / self._shrink, interpolation=cv2.INTER_AREA)
         return cv2.remap(image, self._maps[0], self._maps[1], cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
 
     def crop(self, image: np.ndarray, rect: RectMM, px_per_mm: float) -> np.ndarray:

@@ -138,6 +138,9 @@ class TableTracker:
         """Names hidden arrivals by the card that left the same player's stock; gives up at the deadline."""
         out: list[Sighting] = []
         keep: list[tuple[Arrival, float]] = []
+        on_piles = {self.readings[place].card for place in self.places if place.kind == "spit_pile"}
+        # a card that left a stock and is now seen on top of a pile is explained by that pile's arrival
+        self._departures = [d for d in self._departures if d[2] not in on_piles]
         for arrival, deadline in self._unresolved:
             match = next((d for d in self._departures
                           if d[0] == arrival.player and arrival.t - 0.2 <= d[1] <= arrival.t + RESOLVE_SECONDS), None)

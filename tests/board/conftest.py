@@ -21,10 +21,6 @@ ROOT = pathlib.Path(__file__).resolve().parents[2]
 FIRMWARE = ROOT / "hardware" / "firmware"
 
 
-def pytest_addoption(parser):
-    parser.addoption("--board-port", default=None, help="serial port of a real referee board to test against")
-
-
 @pytest.fixture(scope="session")
 def firmware_build(tmp_path_factory) -> pathlib.Path:
     """A build folder of this test session's own, so parallel runs never share half-written files."""

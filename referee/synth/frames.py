@@ -95,7 +95,8 @@ class TableRenderer:
         rng = np.random.default_rng(_seed("render", seed))
         self.scene = scene if scene is not None else Scene(script, self.layout, seed=seed)
         self.camera = camera or random_camera(np.random.default_rng(_seed("camera", seed)), size, self.layout)
-        self.design = design or faces.DESIGNS[int(rng.integers(len(faces.DESIGNS)))]
+        drawn_design = faces.DESIGNS[int(rng.integers(len(faces.DESIGNS)))]  # drawn even when given, so what follows is the same
+        self.design = design or drawn_design
         backs = faces.back_designs()
         own_back = self.design if self.design in backs else None
         self.back_design = own_back if own_back and rng.random() < 0.7 else backs[int(rng.integers(len(backs)))]
@@ -230,7 +231,8 @@ class TableRenderer:
             self._redraw((0, 0, self.geometry.width, self.geometry.height), piles, resting)
             self.work = self.settled.copy()
         else:
-            changed = [key for key in set(signature) | set(self._signature) if signature.get(key) != self._signature.get(key)]
+            # sorted: set order follows Python's per-process string hashing, and the output must not
+            changed = sorted((key for key in set(signature) | set(self._signature) if signature.get(key) != self._signature.get(key)), key=str)
             if not changed:
                 return
             boxes = []

@@ -122,11 +122,10 @@ def _worker_count(workers: int | None, frames: int) -> int:
 _worker_renderer: TableRenderer | None = None
 
 
-def _start_worker(script: GameScript | None, options: dict) -> None:
+def _start_worker(script: GameScript, options: dict) -> None:
     global _worker_renderer
     cv2.setNumThreads(1)  # the workers are the parallelism; OpenCV's own threads would only fight them
-    if script is not None:  # a spawned worker builds its own; a forked one inherited the parent's
-        _worker_renderer = TableRenderer(script, **options)
+    _worker_renderer = TableRenderer(script, **options)
 
 
 def _render_chunk(bounds: tuple[int, int]) -> list[tuple[int, bytes, tuple, str]]:
@@ -145,13 +144,10 @@ def _frames(renderer: TableRenderer, script: GameScript, options: dict, frames: 
             image, label = renderer.render(index)
             yield index, image, json.dumps(label, separators=(",", ":"))
         return
-    global _worker_renderer
     chunks = [(start, min(frames, start + REBUILD_EVERY)) for start in range(0, frames, REBUILD_EVERY)]
-    fork = "fork" in multiprocessing.get_all_start_methods()
-    context = multiprocessing.get_context("fork" if fork else "spawn")
-    _worker_renderer = renderer if fork else None
-    initargs = (None if fork else script, options)
-    with concurrent.futures.ProcessPoolExecutor(workers, mp_context=context, initializer=_start_worker, initargs=initargs) as pool:
+    # spawn, not fork: a process forked while OpenCV's thread pool is alive can inherit a held lock and hang
+    context = multiprocessing.get_context("spawn")
+    with concurrent.futures.ProcessPoolExecutor(workers, mp_context=context, initializer=_start_worker, initargs=(script, options)) as pool:
         pending: collections.deque = collections.deque()
         next_chunk = 0
         while next_chunk < len(chunks) or pending:

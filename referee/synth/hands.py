@@ -151,6 +151,14 @@ def draw_hand_patch(geometry: CanvasGeometry, shape: HandShape, style: ArmStyle,
     colour[:] = skin
     colour = colour * (1 - sleeve_alpha[..., None]) + sleeve * (1 + 0.06 * folds[..., None]) * sleeve_alpha[..., None]
     colour *= shading[..., None]
+    # the gaps between neighbouring fingers, and a knuckle line across their roots
+    creases = np.zeros((h, w), np.uint8)
+    fingers = shape.fingers[:4]
+    for (root_a, tip_a, _), (root_b, tip_b, _) in zip(fingers, fingers[1:]):
+        _thick_line(creases, geometry, offset, (root_a + root_b) / 2, (tip_a + tip_b) / 2, 1.5, 255)
+    _thick_line(creases, geometry, offset, fingers[0][0], fingers[-1][0], 1.5, 120)
+    creases = cv2.GaussianBlur(creases.astype(np.float32) / 255.0, (0, 0), 0.8) * skin_alpha * (1 - sleeve_alpha)
+    colour *= (1 - 0.35 * creases)[..., None]
     return box, np.clip(colour, 0, 255), alpha
 
 

@@ -29,6 +29,8 @@ APPROACH_MARGIN_MM = 60.0
 #: A hidden card's approach counts as ending on the pile only if the hand is then within this many mm
 #: of the pile's outline (its fingers reach past the card, so usually overlapping it).
 NEAR_MM = 10.0
+#: A hand over a pile moving faster than this (mm/s) is passing over it, not putting a card down.
+HOLDING_MAX_SPEED = 900.0
 #: Depth (mm) of the front part of a hand whose centroid is followed (fingers and palm, not the arm).
 FRONT_MM = 60.0
 #: Card-coloured area (mm^2) a hand must carry near a place for the card's edge, not the hand's, to be
@@ -71,11 +73,10 @@ class PlaceChange:
 
 class PlaceTracker:
     def __init__(self, place: tuple, rect: RectMM, px_per_mm: float, view_shape: tuple[int, int],
-                 *, nominal_card: RectMM | None = None) -> None:
+                 *, nominal_card: RectMM | None = None, margin: float = APPROACH_MARGIN_MM) -> None:
         self.place = place
         self.rect = rect
         self.px_per_mm = px_per_mm
-        margin = APPROACH_MARGIN_MM
         self.padded = RectMM(rect.x0 - margin, rect.y0 - margin, rect.x1 + margin, rect.y1 + margin)
         self.rows, self.cols = self.padded.to_pixels(px_per_mm, view_shape)
         inner_rows, inner_cols = rect.to_pixels(px_per_mm, view_shape)
@@ -266,15 +267,20 @@ class PlaceTracker:
         cv2.fillConvexPoly(out, np.round(box).astype(np.int32), 1)
         return out.astype(bool)
 
-    def frames_holding(self, visit: Visit, outline: np.ndarray) -> int:
+    def frames_holding(self, visit: Visit, outline: np.ndarray, *, slow_only: bool = False) -> int:
         """Frames in which the front of this visit's hand (fingers and palm) lay over `outline`: a hand
         putting a card down holds it there; an arm passing over the pile does not."""
         near = cv2.dilate(outline.astype(np.uint8), np.ones((9, 9), np.uint8)) > 0
         count = 0
-        for x, y in visit.fronts:
+        for number, (x, y) in enumerate(visit.fronts):
             row, col = int(y * self.px_per_mm), int(x * self.px_per_mm)
-            if 0 <= row < near.shape[0] and 0 <= col < near.shape[1] and near[row, col]:
-                count += 1
+            if not (0 <= row < near.shape[0] and 0 <= col < near.shape[1] and near[row, col]):
+                continue
+            if slow_only and number and number < len(visit.track):
+                (_, t0, path0), (_, t1, path1) = visit.track[number - 1], visit.track[number]
+                if (path1 - path0) / max(t1 - t0, 1e-6) > HOLDING_MAX_SPEED:
+                    continue  # sweeping past, not putting down
+            count += 1
         return count
 
     def pending_touch(self) -> float | None:

@@ -17,7 +17,7 @@ import numpy as np
 from referee.capture.frames import Frame
 from referee.piles.background import BackgroundModel
 from referee.piles.hands import PLAYERS, HandTracker
-from referee.piles.places import PlaceChange, PlaceTracker, Visit
+from referee.piles.places import APPROACH_MARGIN_MM, PlaceChange, PlaceTracker, Visit
 from referee.piles.reading import Reading, TableColour, TopCardNamer, read_place
 from referee.piles.sightings import Arrival, LayoutRead, PileTouched, Sighting, StockSeen, TableCleared
 from referee.piles.table_view import RectMM, TableView
@@ -31,6 +31,9 @@ READ_PX_PER_MM = 3.0
 #: A pixel is card-coloured (a face or its border) when at least this bright and at most this saturated.
 CARD_MIN_VALUE = 140
 CARD_MAX_SATURATION = 70
+#: Margin (mm) around a stock slot within which a hand keeps it "busy". Small: touches on stocks are not
+#: timed, and a hand resting at its owner's edge must not keep the stock row from being read.
+STOCK_MARGIN_MM = 8.0
 #: Foreground still for this long (s) becomes part of the table model.
 ABSORB_SECONDS = 0.5
 #: The opening layout is read once every place has been still, or after this long (s) regardless
@@ -53,7 +56,8 @@ class TableTracker:
         self.places: dict[Place, PlaceTracker] = {}
         self.spots: dict[Place, RectMM] = {}
         for place, (zone, card) in all_places(self.layout).items():
-            self.places[place] = PlaceTracker(place.key, zone, view.px_per_mm, self.shape, nominal_card=card)
+            margin = APPROACH_MARGIN_MM if place.kind == "spit_pile" else STOCK_MARGIN_MM
+            self.places[place] = PlaceTracker(place.key, zone, view.px_per_mm, self.shape, nominal_card=card, margin=margin)
             self.spots[place] = card
         self.readings: dict[Place, Reading] = {place: Reading(None) for place in self.places}
         self.background: BackgroundModel | None = None
@@ -127,7 +131,10 @@ class TableTracker:
                 sightings.append(self._read_layout(frame, first=True))
             return sightings
         if self._layout_pending and any(place.kind == "spit_pile" and change.changed for place, change in changes):
-            sightings.append(self._read_layout(frame, first=False, piles_before=True))  # before the spits land
+            touches = [visit.touch.t for place, change in changes if place.kind == "spit_pile"
+                       for visit in change.visits if visit.touch is not None]
+            layout = self._read_layout(frame, first=False, piles_before=True)
+            sightings.append(replace(layout, t=min([layout.t] + touches) - 0.001))  # ruled before the spits
         for place, change in changes:
             sightings.extend(self._interpret(place, change, frame))
         sightings.extend(self._resolve(frame.t))
@@ -177,12 +184,7 @@ class TableTracker:
         stocks = {player: tuple(self.readings[Place("stock", index, player)] for index in range(6)) for player in PLAYERS}
         piles = (self.readings[Place("spit_pile", 0)], self.readings[Place("spit_pile", 1)])
         self.cleared = all(reading.empty for row in stocks.values() for reading in row) and all(p.empty for p in piles)
-        t = frame.t
-        if piles_before:  # it must be ruled before the touches that are about to be reported
-            touches = [visit.touch.t for place, tracker in self.places.items() if place.kind == "spit_pile"
-                       for visit in tracker.finished + list(tracker.visits.values()) if visit.touch is not None]
-            t = min([t] + touches) - 0.001
-        return LayoutRead(t, frame.index, stocks, piles, first)
+        return LayoutRead(frame.t, frame.index, stocks, piles, first)
 
     def _interpret(self, place: Place, change: PlaceChange, frame: Frame) -> list[Sighting]:
         if place.kind == "spit_pile":

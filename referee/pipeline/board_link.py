@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 from typing import Protocol
 
 from referee.rules.events import Event, EventType
@@ -58,7 +59,20 @@ class RecordingBoard:
 
 
 def open_board_link(spec: str) -> Announcer:
-    """`--board PORT|sim|none|auto`: the board of referee.board (a NullBoard for "none")."""
-    from referee.board import open_board  # imported late: replay and the demo never need it
+    """`--board PORT|sim|none|auto`: the board of referee.board (a NullBoard for "none").
 
-    return open_board(spec)
+    A port that does not exist is a typo to fix before the game: BoardPortError propagates (one-line
+    error, non-zero exit). A port that exists but holds no usable board (not ours, an incompatible
+    protocol version, silent) is reported on stderr and the referee goes on without the board.
+    """
+    from referee.board import open_board  # imported late: replay and the demo never need it
+    from referee.board.open import NullBoard
+    from referee.errors import BoardError, BoardPortError
+
+    try:
+        return open_board(spec)
+    except BoardPortError:
+        raise
+    except BoardError as error:
+        print(f"warning: board not used: {error}; the referee goes on without the board", file=sys.stderr)
+        return NullBoard()

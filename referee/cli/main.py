@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import os
+import signal
 import sys
 from typing import NoReturn, Sequence
 
@@ -38,7 +40,35 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _quiet_native_logging() -> None:
+    """OpenCV and FFmpeg print their own warnings (`[ WARN:0@0.7] ... incomplete`, `moov atom not found`)
+    before our one-line error; the referee says what went wrong itself, so theirs are silenced."""
+    os.environ.setdefault("OPENCV_LOG_LEVEL", "ERROR")
+    os.environ.setdefault("OPENCV_FFMPEG_LOGLEVEL", "-8")  # AV_LOG_QUIET
+    os.environ.setdefault("OPENCV_VIDEOIO_DEBUG", "0")
+    try:
+        import cv2
+
+        cv2.utils.logging.setLogLevel(cv2.utils.logging.LOG_LEVEL_SILENT)
+    except (ImportError, AttributeError):
+        pass
+
+
+def _stop_on_sigterm() -> None:
+    """`kill` (SIGTERM) ends the referee like Ctrl-C: the log is closed cleanly and the exit says why."""
+
+    def handler(signum: int, frame: object) -> None:
+        raise KeyboardInterrupt
+
+    try:
+        signal.signal(signal.SIGTERM, handler)
+    except ValueError:  # not the main thread (embedded use): leave signals alone
+        pass
+
+
 def main(argv: Sequence[str] | None = None) -> int:
+    _quiet_native_logging()
+    _stop_on_sigterm()
     parser = build_parser()
     args = parser.parse_args(argv)
     if not getattr(args, "command", None) or not hasattr(args, "handler"):

@@ -102,5 +102,10 @@ def run(args: argparse.Namespace) -> int:
             "use --events-only for the event log alone"
         ) from None
     result = render_game(script, args.out, fps=args.fps, size=args.size, seconds=args.seconds, seed=args.seed)
-    print(f"{args.out}: rendered seed {args.seed} ({result})" if result is not None else f"{args.out}: rendered seed {args.seed}")
+    if result is None:
+        print(f"{args.out}: rendered seed {args.seed}")
+    else:
+        width, height = result.size
+        print(f"{args.out}: rendered seed {args.seed}: {result.frames} frames at {result.fps} fps, {width}x{height}, "
+              f"deck {result.design}; video.mp4, truth.jsonl, corners.json, labels, contact_sheet.png")
     return 0

@@ -331,15 +331,13 @@ def _jpeg(rng: np.random.Generator, image: np.ndarray) -> np.ndarray:
 
 
 def _region_visibility(ids: np.ndarray, homography: np.ndarray, box_mm: tuple[float, float, float, float], owner: int) -> float:
+    """Fraction of a card region (mm box) seen in the picture: uncovered and inside the frame."""
     x0, y0, x1, y1 = box_mm
     corners = _apply(homography, np.array([[x0, y0], [x1, y0], [x1, y1], [x0, y1]], dtype=np.float64))
     mask = np.zeros(ids.shape, np.uint8)
     cv2.fillConvexPoly(mask, np.round(corners).astype(np.int32), 1)
-    inside = mask.astype(bool)
-    total = int(inside.sum())
-    if total == 0:
-        return 0.0
-    return float((ids[inside] == owner).sum()) / total
+    total = max(float(cv2.contourArea(corners.astype(np.float32))), float(mask.sum()), 1.0)
+    return min(1.0, float((ids[mask.astype(bool)] == owner).sum()) / total)
 
 
 # ------------------------------------------------------------------------------------------ scenes
@@ -408,7 +406,7 @@ INDEX_READABLE = 0.9  # an index crop is named when this much of the index is un
 INDEX_HIDDEN = 0.35  # ... and is `none` when less than this is
 #: Cards shorter than this (pixels) in a scene give no index crops: their index is a few blurred pixels,
 #: and naming them would teach the classifier to guess.
-MIN_NAMED_CARD_PX = 60
+MIN_NAMED_CARD_PX = 90
 
 
 def detector_targets(scene: Scene) -> list[SceneCard]:
@@ -440,11 +438,11 @@ def imperfect_outline(rng: np.random.Generator, quad: np.ndarray) -> np.ndarray:
     if rng.random() < 0.75:
         quad = cv2.boxPoints(cv2.minAreaRect(quad)).astype(np.float32)
     center = quad.mean(axis=0)
-    grow = rng.normal(1.0, 0.035)
-    turn = rng.normal(0, np.radians(2.0))
+    grow = rng.normal(1.0, 0.025)
+    turn = rng.normal(0, np.radians(1.5))
     rotation = np.array([[np.cos(turn), -np.sin(turn)], [np.sin(turn), np.cos(turn)]], np.float32)
-    quad = (quad - center) @ rotation.T * grow + center + rng.normal(0, 0.02 * size, size=2)
-    return (quad + rng.normal(0, 0.012 * size, size=(4, 2))).astype(np.float32)
+    quad = (quad - center) @ rotation.T * grow + center + rng.normal(0, 0.012 * size, size=2)
+    return (quad + rng.normal(0, 0.008 * size, size=(4, 2))).astype(np.float32)
 
 
 def index_samples(scene: Scene, rng: np.random.Generator) -> list[tuple[np.ndarray, str]]:
@@ -495,3 +493,60 @@ def face_samples(seed: int, card: Card, designs: tuple[str, ...] | None = None) 
     quad = np.array([[pad, pad], [pad + width, pad], [pad + width, pad + height], [pad, pad + height]], np.float32)
     outline = order_card_corners(imperfect_outline(rng, quad))
     return [(crop, str(card)) for crop in index_crops(_jpeg(rng, ground), outline)]
+
+
+def card_samples(seed: int, designs: tuple[str, ...] | None = None) -> list[tuple[np.ndarray, str]]:
+    """Index crops from one card seen close up: any angle, some perspective, a neighbour card that may
+    cover a corner, uneven light, blur, noise and JPEG. Much cheaper than a whole scene per crop."""
+    rng = np.random.default_rng(seed)
+    designs = designs or faces.DESIGNS
+    card = ALL_CARDS[int(rng.integers(len(ALL_CARDS)))]
+    design = designs[int(rng.integers(len(designs)))]
+    card_height = float(rng.uniform(90, 300))
+    px_per_mm = 4.0  # one resolution keeps the face cache small; a card is at most about 1.2x enlarged
+    side = int(card_height * 1.6)
+    image = cv2.resize(procedural_background(rng, side // 3, side // 3), (side, side), interpolation=cv2.INTER_LINEAR)
+    for _ in range(rng.poisson(0.7)):
+        _draw_distractor(rng, image, paper=rng.random() < 0.3)
+    ids = np.full((side, side), -2, np.int16)
+    scale = card_height / CARD_MM[1]
+    view = _perspective(rng, side, side) if rng.random() < 0.6 else np.eye(3)
+    face_to_mm = np.array([[1 / px_per_mm, 0, -CARD_MM[0] / 2], [0, 1 / px_per_mm, -CARD_MM[1] / 2], [0, 0, 1]])
+    placements = [(side / 2 + rng.normal(0, 4), side / 2 + rng.normal(0, 4), rng.uniform(0, 2 * np.pi), scale, card, True, True)]
+    if rng.random() < 0.5:  # a neighbour, under or over
+        other = ALL_CARDS[int(rng.integers(len(ALL_CARDS)))]
+        offset = rng.uniform(0.35, 0.9) * card_height
+        direction = rng.uniform(0, 2 * np.pi)
+        neighbour = (side / 2 + np.cos(direction) * offset, side / 2 + np.sin(direction) * offset, rng.uniform(0, 2 * np.pi), scale, other, rng.random() > 0.15, False)
+        placements.insert(int(rng.integers(2)), neighbour)
+    target_homography = None
+    for number, (x, y, angle, card_scale, drawn, face_up, is_target) in enumerate(placements):
+        picture = _face(drawn, design, px_per_mm) if face_up else _back(design, px_per_mm)
+        alpha = faces.card_mask(px_per_mm)
+        homography = view @ _similarity(angle, card_scale, (x, y)) @ face_to_mm
+        mask = _composite(image, _shade_card(rng, picture), alpha, homography, shadow=0.3, shadow_blur=2.0, shadow_offset=(2, 3))
+        ids[mask > 0.5] = number
+        if is_target:
+            target_homography, target_number = homography, number
+    if rng.random() < 0.15:
+        _hand(rng, image, ids, card_height)
+    image = np.clip(image.astype(np.float32) * rng.uniform(0.6, 1.15) * rng.uniform(0.94, 1.06, size=3), 0, 255).astype(np.uint8)
+    if rng.random() < 0.5:
+        image = cv2.GaussianBlur(image, (0, 0), rng.uniform(0.3, 1.2) * card_height / 200)
+    image = np.clip(image + rng.normal(0, rng.uniform(0, 6), size=image.shape), 0, 255).astype(np.uint8)
+    image = _jpeg(rng, image)
+    mm_to_image = target_homography @ np.diag([px_per_mm, px_per_mm, 1.0])
+    quad = _apply(mm_to_image, np.array([[0, 0], [CARD_MM[0], 0], [CARD_MM[0], CARD_MM[1]], [0, CARD_MM[1]]], dtype=np.float64)).astype(np.float32)
+    box = _index_box(design)
+    turned = (CARD_MM[0] - box[2], CARD_MM[1] - box[3], CARD_MM[0] - box[0], CARD_MM[1] - box[1])
+    index_visible = (_region_visibility(ids, mm_to_image, box, target_number), _region_visibility(ids, mm_to_image, turned, target_number))
+    outline = order_card_corners(imperfect_outline(rng, quad))
+    first_is_top_left = np.linalg.norm(outline[0] - quad[0]) <= np.linalg.norm(outline[0] - quad[2])
+    visibility = index_visible if first_is_top_left else index_visible[::-1]
+    samples = []
+    for crop, seen in zip(index_crops(image, outline), visibility):
+        if seen >= INDEX_READABLE:
+            samples.append((crop, str(card)))
+        elif seen <= INDEX_HIDDEN:
+            samples.append((crop, NONE_CLASS))
+    return samples

@@ -95,6 +95,32 @@ def _scene_job(job: tuple[int, str, int, str]) -> tuple[int, int]:
     return len(lines), len(samples)
 
 
+def _card_job(job: tuple[int, str, str]) -> int:
+    seed, split, root = job
+    from models import data_gen
+
+    samples = data_gen.card_samples(seed)
+    for number, (crop, label) in enumerate(samples):
+        cv2.imwrite(str(pathlib.Path(root) / split / label / f"card{seed}_{number}.png"), crop)
+    return len(samples)
+
+
+def generate_card_crops(root: pathlib.Path, *, train_cards: int, workers: int = 2) -> int:
+    """Index crops from single cards seen close up (models/data_gen.card_samples), added to `root`/{train,val}."""
+    from models import data_gen
+
+    for name in data_gen.class_names():
+        (root / "train" / name).mkdir(parents=True, exist_ok=True)
+    jobs = [(20_000_000 + k, "train", str(root)) for k in range(train_cards)]
+    if workers > 1:
+        with multiprocessing.get_context("fork").Pool(workers) as pool:
+            counts = pool.map(_card_job, jobs, chunksize=16)
+    else:
+        counts = [_card_job(job) for job in jobs]
+    print(f"card crops: {sum(counts)}", flush=True)
+    return sum(counts)
+
+
 def generate_data(root: pathlib.Path, *, train_scenes: int, val_scenes: int, detector_side: int, workers: int = 2, face_crops_per_card: int = 4) -> dict:
     from models import data_gen
 
@@ -148,35 +174,56 @@ def _run_dir(name: str) -> pathlib.Path:
     return RUNS_DIR / name
 
 
-def train_classifier(data: pathlib.Path, *, name: str, epochs: int, image_size: int, resume: bool, hours: float | None, threads: int) -> pathlib.Path:
+def load_index_crops(data_root: pathlib.Path, names: list[str], *, hold_out: float = 0.05) -> tuple[tuple, tuple]:
+    """Train and validation crops: scene crops (index/train, index/val) and close-up card crops (index-cards).
+
+    Scene crops of cards too washed out to read (almost flat grey) or cut outside the picture are
+    dropped: their labels would only teach guessing."""
+    from models import index_net
+
+    def readable(folder: pathlib.Path) -> tuple[np.ndarray, np.ndarray]:
+        images, labels = index_net.load_folder(folder, names)
+        if len(images) == 0:
+            return images, labels
+        grey = images.mean(axis=1)
+        keep = ((grey.std(axis=(1, 2)) > 18) | (labels == names.index("none"))) & (grey.mean(axis=(1, 2)) > 12)
+        return images[keep], labels[keep]
+
+    train_parts = [readable(data_root / "index" / "train")]
+    val_parts = [readable(data_root / "index" / "val")]
+    cards = index_net.load_folder(data_root / "index-cards" / "train", names)
+    held = np.random.default_rng(0).random(len(cards[0])) < hold_out
+    train_parts.append((cards[0][~held], cards[1][~held]))
+    val_parts.append((cards[0][held], cards[1][held]))
+    join = lambda parts: (np.concatenate([p[0] for p in parts]), np.concatenate([p[1] for p in parts]))
+    return join(train_parts), join(val_parts)
+
+
+def train_classifier(data_root: pathlib.Path, target: pathlib.Path, *, name: str, epochs: int, threads: int,
+                     start_from: pathlib.Path | None = None, lr: float | None = None) -> pathlib.Path:
+    """IndexNet on the index crops; its ONNX export goes to `target`."""
+    from models import data_gen, index_net
+
+    names = data_gen.class_names()
+    train_data, val_data = load_index_crops(data_root, names)
+    print(f"index crops: {len(train_data[0])} train, {len(val_data[0])} validation", flush=True)
+    run = _run_dir(name)
+    result = index_net.train(train_data, val_data, names, epochs=epochs, out=run, threads=threads, start_from=start_from,
+                             learning_rate=lr or 3e-3, log=lambda message: print(message, flush=True))
+    index_net.export(result["model"], names, target)
+    print(f"exported {run / 'last.pt'} -> {target}", flush=True)
+    return run / "last.pt"
+
+
+def train_detector(data_yaml: pathlib.Path, *, name: str, epochs: int, image_size: int, resume: bool, hours: float | None, threads: int,
+                   start_from: pathlib.Path | None = None, lr: float | None = None) -> pathlib.Path:
     ultralytics = import_ultralytics(threads)
     last = _run_dir(name) / "weights" / "last.pt"
     if resume and last.exists():
         model = ultralytics.YOLO(str(last))
         model.train(resume=True)
     else:
-        model = ultralytics.YOLO("yolo11n-cls.yaml")
-        arguments = dict(
-            data=str(data), epochs=epochs, imgsz=image_size, batch=128, workers=1, device="cpu", pretrained=False,
-            project=str(RUNS_DIR), name=name, exist_ok=True, plots=False, amp=False,
-            # the crops are already cut as the runtime cuts them: keep augmentation mild, never mirror
-            fliplr=0.0, flipud=0.0, scale=0.12, erasing=0.15, auto_augment=None, hsv_h=0.02, hsv_s=0.4, hsv_v=0.4,
-            lr0=0.002, optimizer="AdamW", cos_lr=True, warmup_epochs=1, patience=100, seed=0, deterministic=False,
-        )
-        if hours:
-            arguments["time"] = hours
-        model.train(**arguments)
-    return _run_dir(name) / "weights" / "best.pt"
-
-
-def train_detector(data_yaml: pathlib.Path, *, name: str, epochs: int, image_size: int, resume: bool, hours: float | None, threads: int) -> pathlib.Path:
-    ultralytics = import_ultralytics(threads)
-    last = _run_dir(name) / "weights" / "last.pt"
-    if resume and last.exists():
-        model = ultralytics.YOLO(str(last))
-        model.train(resume=True)
-    else:
-        model = ultralytics.YOLO("yolo11n-obb.yaml")
+        model = ultralytics.YOLO(str(start_from) if start_from else "yolo11n-obb.yaml")
         arguments = dict(
             data=str(data_yaml), epochs=epochs, imgsz=image_size, batch=16, workers=1, device="cpu", pretrained=False,
             project=str(RUNS_DIR), name=name, exist_ok=True, plots=False, amp=False,
@@ -186,6 +233,8 @@ def train_detector(data_yaml: pathlib.Path, *, name: str, epochs: int, image_siz
         )
         if hours:
             arguments["time"] = hours
+        if lr:
+            arguments.update(lr0=lr, optimizer="AdamW", warmup_epochs=0)
         model.train(**arguments)
     return _run_dir(name) / "weights" / "best.pt"
 
@@ -204,13 +253,17 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m models.train", description=__doc__.split("\n\n")[0])
     parser.add_argument("--quick", action="store_true", help="tiny data and one epoch each, exported to models/runs/quick/ (CI smoke run)")
     parser.add_argument("--resume", action="store_true", help="continue from models/runs/<stage>/weights/last.pt")
-    parser.add_argument("--stage", choices=("all", "data", "classifier", "detector", "export"), default="all")
+    parser.add_argument("--stage", choices=("all", "data", "crops", "classifier", "detector", "export"), default="all")
+    parser.add_argument("--cards", type=int, default=10000, help="close-up single cards rendered for index crops")
     parser.add_argument("--scenes", type=int, default=3000, help="training scenes to render (validation: a tenth)")
     parser.add_argument("--detector-epochs", type=int, default=30)
-    parser.add_argument("--classifier-epochs", type=int, default=12)
+    parser.add_argument("--classifier-epochs", type=int, default=5)
     parser.add_argument("--hours", type=float, default=None, help="time budget of the detector (ultralytics `time`)")
-    parser.add_argument("--classifier-hours", type=float, default=None)
     parser.add_argument("--threads", type=int, default=2)
+    parser.add_argument("--start-from", type=pathlib.Path, default=None,
+                        help="weights (.pt) to fine-tune instead of starting from scratch, e.g. models/checkpoints/card_detector.pt")
+    parser.add_argument("--name", default=None, help="run name under models/runs/ (default: the stage name)")
+    parser.add_argument("--lr", type=float, default=None, help="initial learning rate (lower it when fine-tuning)")
     parser.add_argument("--detector-size", type=int, default=256, help="detector input side, pixels (multiple of 32)")
     parser.add_argument("--out", type=pathlib.Path, default=None, help="where the ONNX files go (default models/, or models/runs/quick/ with --quick)")
     args = parser.parse_args(argv)
@@ -218,23 +271,26 @@ def main(argv: list[str] | None = None) -> int:
     quick = args.quick
     data_root = DATA_DIR / ("quick" if quick else "full")
     out = args.out or (RUNS_DIR / "quick" if quick else MODELS_DIR)
-    detector_size, classifier_size = (args.detector_size, 64)
+    detector_size = args.detector_size
     suffix = "-quick" if quick else ""
     started = time.time()
     if args.stage in ("all", "data"):
         scenes = 12 if quick else args.scenes
         generate_data(data_root, train_scenes=scenes, val_scenes=max(4, scenes // 20), detector_side=max(320, detector_size), workers=1 if quick else 2,
                       face_crops_per_card=1 if quick else 6)
+    if args.stage in ("all", "data", "crops"):
+        generate_card_crops(data_root / "index-cards", train_cards=60 if quick else args.cards,
+                            workers=1 if quick else 2)
     if args.stage in ("all", "classifier"):
-        weights = train_classifier(data_root / "index", name="classifier" + suffix, epochs=1 if quick else args.classifier_epochs,
-                                   image_size=classifier_size, resume=args.resume, hours=args.classifier_hours, threads=args.threads)
-        export_onnx(weights, out / CLASSIFIER_ONNX, image_size=classifier_size, dynamic=True)
+        name = (args.name or "classifier") + suffix
+        start_from = args.start_from or (_run_dir(name) / "last.pt" if args.resume else None)
+        train_classifier(data_root, out / CLASSIFIER_ONNX, name=name, start_from=start_from, lr=args.lr,
+                         epochs=1 if quick else args.classifier_epochs, threads=args.threads)
     if args.stage in ("all", "detector"):
-        weights = train_detector(data_root / "detector" / "cards.yaml", name="detector" + suffix, epochs=1 if quick else args.detector_epochs,
+        weights = train_detector(data_root / "detector" / "cards.yaml", name=(args.name or "detector") + suffix, start_from=args.start_from, lr=args.lr, epochs=1 if quick else args.detector_epochs,
                                  image_size=detector_size, resume=args.resume, hours=args.hours, threads=args.threads)
         export_onnx(weights, out / DETECTOR_ONNX, image_size=detector_size, dynamic=True)
     if args.stage == "export":
-        export_onnx(_run_dir("classifier" + suffix) / "weights" / "best.pt", out / CLASSIFIER_ONNX, image_size=classifier_size, dynamic=True)
         export_onnx(_run_dir("detector" + suffix) / "weights" / "best.pt", out / DETECTOR_ONNX, image_size=detector_size, dynamic=True)
     print(f"done in {time.time() - started:.0f} s; models in {out}", flush=True)
     return 0

@@ -32,6 +32,9 @@ def open_session(path: pathlib.Path):
     options.intra_op_num_threads = SESSION_THREADS
     options.inter_op_num_threads = 1
     options.log_severity_level = 3
+    # no busy-waiting between operators: on a laptop shared with the camera and the UI, spinning
+    # threads only steal the cores the other work needs
+    options.add_session_config_entry("session.intra_op.allow_spinning", "0")
     try:
         return onnxruntime.InferenceSession(str(path), sess_options=options, providers=["CPUExecutionProvider"])
     except Exception as error:  # onnxruntime raises its own untyped errors for a damaged file

@@ -6,13 +6,15 @@ import os
 import pathlib
 from typing import Protocol, runtime_checkable
 
+import cv2
 import numpy as np
 
 from referee.errors import InputFileError, ModelError
 from referee.rules.cards import RANKS, SUITS, Card
 from referee.vision.detection import CardDetection
-from referee.vision.geometry import index_crops, order_card_corners, quad_iou, turn_half_round
+from referee.vision.geometry import index_crops, order_card_corners, quad_iou, refine_outline, turn_half_round
 from referee.vision.onnx_models import CardDetector, IndexClassifier
+from referee.vision.outlines import local_outline, paper_outlines
 
 DETECTOR_FILE = "card_detector.onnx"
 CLASSIFIER_FILE = "card_index_classifier.onnx"
@@ -26,6 +28,8 @@ SUIT_THRESHOLD = 0.6
 MAX_IMAGE_SIDE = 12000
 #: Side the top-of-pile view is shrunk to for the detector; a pile view shows one card large.
 PILE_DETECTOR_SIZE = 160
+#: Score given to a card-shaped paper region the detector did not report (ranks it below sure detections).
+PAPER_OUTLINE_SCORE = 0.4
 
 
 @runtime_checkable
@@ -70,12 +74,20 @@ def check_image(image: np.ndarray) -> np.ndarray:
 
 
 class OnnxCardRecogniser:
-    """CardRecogniser backed by the two ONNX models."""
+    """CardRecogniser backed by the two ONNX models, helped by classical outlines.
 
-    def __init__(self, detector: CardDetector, classifier: IndexClassifier, *, naming_threshold: float = NAMING_THRESHOLD) -> None:
+    `refine`: also try outlines found in the full-resolution picture near each detection (the card's
+    paper region, its snapped edges); the classifier keeps whichever outline it reads best.
+    `paper_outlines`: also propose card-shaped paper regions the detector missed.
+    """
+
+    def __init__(self, detector: CardDetector, classifier: IndexClassifier, *, naming_threshold: float = NAMING_THRESHOLD,
+                 refine: bool = True, paper_outlines: bool = True) -> None:
         self.detector = detector
         self.classifier = classifier
         self.naming_threshold = naming_threshold
+        self.refine = refine
+        self.paper_outlines = paper_outlines
         names = classifier.names
         try:
             self._card_columns = [names.index(f"{rank}{suit}") for rank in RANKS for suit in SUITS]
@@ -83,81 +95,107 @@ class OnnxCardRecogniser:
             raise ModelError(f"index classifier {classifier.path} does not name the 52 cards: expected classes like 'AS', '10H' and 'none', got {names[:6]}...") from None
 
     # -- naming -------------------------------------------------------------------------------------
-    def _read(self, probabilities: np.ndarray) -> tuple[Card | None, float, float]:
-        """(card, card confidence, how index-like the crop is) from one crop's class probabilities."""
+    def _read(self, probabilities: np.ndarray) -> tuple[Card | None, float]:
+        """(card, confidence) from one crop's class probabilities; the suit is dropped when unsure."""
         cards = probabilities[self._card_columns].reshape(len(RANKS), len(SUITS))
-        readable = float(cards.sum())
-        if readable <= 1e-6:
-            return None, 0.0, 0.0
+        if float(cards.sum()) <= 1e-6:
+            return None, 0.0
         rank_probabilities = cards.sum(axis=1)
         rank = int(rank_probabilities.argmax())
         suit = int(cards[rank].argmax())
         suit_probability = float(cards[rank, suit] / max(rank_probabilities[rank], 1e-9))
         if suit_probability >= SUIT_THRESHOLD:
-            return Card(RANKS[rank], SUITS[suit]), float(cards[rank, suit]), readable
-        return Card(RANKS[rank], None), float(rank_probabilities[rank]), readable
+            return Card(RANKS[rank], SUITS[suit]), float(cards[rank, suit])
+        return Card(RANKS[rank], None), float(rank_probabilities[rank])
 
-    def _name_quads(self, image: np.ndarray, quads: list[np.ndarray]) -> list[tuple[Card | None, float, np.ndarray]]:
-        crops = []
-        for quad in quads:
-            crops.extend(index_crops(image, quad, self.classifier.image_size))
+    def _name_outlines(self, image: np.ndarray, candidates: list[list[np.ndarray]]) -> list[tuple[Card | None, float, np.ndarray]]:
+        """For each card (a list of alternative outlines), the best reading over its outlines and both corners."""
+        crops, owners = [], []
+        for number, options in enumerate(candidates):
+            for option, quad in enumerate(options):
+                crops.extend(index_crops(image, quad, self.classifier.image_size))
+                owners.extend([(number, option, 0), (number, option, 1)])
         probabilities = self.classifier.probabilities(crops)
-        named = []
-        for number, quad in enumerate(quads):
-            readings = [self._read(probabilities[2 * number]), self._read(probabilities[2 * number + 1])]
-            best = 0 if readings[0][1] >= readings[1][1] else 1
-            card, confidence, _ = readings[best]
-            named.append((card, confidence, quad if best == 0 else turn_half_round(quad)))
-        return named
+        best: dict[int, tuple[Card | None, float, np.ndarray]] = {}
+        for row, (number, option, corner) in zip(probabilities, owners):
+            card, confidence = self._read(row)
+            if number not in best or confidence > best[number][1]:
+                quad = candidates[number][option]
+                best[number] = (card, confidence, quad if corner == 0 else turn_half_round(quad))
+        return [best[number] for number in range(len(candidates))]
 
     def name_card(self, card_image_bgr_upright: np.ndarray) -> tuple[Card | None, float]:
         """Name a card from an image that is the card itself, upright or turned half round."""
         image = check_image(card_image_bgr_upright)
         height, width = image.shape[:2]
         quad = order_card_corners(np.array([[0, 0], [width, 0], [width, height], [0, height]], dtype=np.float32))
-        card, confidence, _ = self._name_quads(image, [quad])[0]
+        card, confidence, _ = self._name_outlines(image, [[quad]])[0]
         return (card, confidence) if confidence >= self.naming_threshold else (None, confidence)
 
     # -- finding ------------------------------------------------------------------------------------
+    def _candidates(self, image: np.ndarray, detector_size: int | None) -> list[tuple[list[np.ndarray], float]]:
+        """Candidate cards, each a few alternative outlines with a score: the detector's cards, then
+        card-shaped paper regions it missed. A detector outline from a small input can be degrees or
+        pixels off; the card's own paper region and edges in the full picture give sharper ones."""
+        found = []
+        gray = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY) if self.refine else None
+        for quad, score in self.detector.detect(image, detector_size):
+            options = [quad]
+            if self.refine:
+                options.append(order_card_corners(refine_outline(gray, quad)))
+                local = local_outline(image, quad)
+                if local is not None:
+                    options.insert(0, order_card_corners(local))
+            found.append((options, score))
+        if self.paper_outlines:
+            for quad in paper_outlines(image):
+                quad = order_card_corners(quad)
+                overlapping = [options for options, _ in found if quad_iou(quad, options[-1]) >= 0.3]
+                if overlapping:
+                    overlapping[0].insert(0, quad)
+                else:
+                    found.append(([quad], PAPER_OUTLINE_SCORE))
+        return found
+
     def find_cards(self, image_bgr: np.ndarray) -> list[CardDetection]:
         """Every card whose index can be read, best first."""
         image = check_image(image_bgr)
-        return self._find(image, None)
-
-    def _find(self, image: np.ndarray, detector_size: int | None) -> list[CardDetection]:
-        found = self.detector.detect(image, detector_size)
+        found = self._candidates(image, None)
         if not found:
             return []
-        named = self._name_quads(image, [quad for quad, _ in found])
         detections = []
-        for (card, confidence, quad), (_, score) in zip(named, found):
+        for card, confidence, quad in self._name_outlines(image, [options for options, _ in found]):
             if card is None or confidence < self.naming_threshold:
                 continue
             detections.append(CardDetection(card=card, confidence=min(1.0, confidence), quad=quad))
         detections.sort(key=lambda detection: -detection.confidence)
-        return detections
+        return _drop_duplicates(detections)
 
     def name_top_card(self, rectified_pile_image: np.ndarray) -> tuple[Card | None, float]:
         """Name the card on top of a pile seen from above (a rectified view around one pile).
 
-        The top card is the one the detector is surest of whose outline nothing else covers; an
-        empty pile gives (None, 0.0).
+        The top card is the one read surest, weighted by how sure the detector is of its outline (a
+        card under it shows at most a corner); an empty pile gives (None, 0.0).
         """
         image = check_image(rectified_pile_image)
-        found = self.detector.detect(image, PILE_DETECTOR_SIZE)
+        found = self._candidates(image, PILE_DETECTOR_SIZE)[:4]
         if not found:
             return None, 0.0
-        found = found[:3]
-        named = self._name_quads(image, [quad for quad, _ in found])
-        best_card, best_score = None, 0.0
-        for (card, confidence, quad), (_, detector_score) in zip(named, found):
+        best_card, best_score, best_confidence = None, 0.0, 0.0
+        for (card, confidence, _), (_, detector_score) in zip(self._name_outlines(image, [options for options, _ in found]), found):
             score = confidence * detector_score
             if card is not None and confidence >= self.naming_threshold and score > best_score:
-                best_card, best_score = card, score
-                best_confidence = confidence
-        if best_card is None:
-            return None, 0.0
-        return best_card, best_confidence
+                best_card, best_score, best_confidence = card, score, confidence
+        return (best_card, best_confidence) if best_card is not None else (None, 0.0)
 
 
-__all__ = ["CardRecogniser", "OnnxCardRecogniser", "load_recogniser", "default_models_dir", "quad_iou"]
+def _drop_duplicates(detections: list[CardDetection]) -> list[CardDetection]:
+    """Keep the surer of two outlines that are mostly the same card (a detection and a paper region)."""
+    kept: list[CardDetection] = []
+    for detection in detections:
+        if all(quad_iou(detection.quad, other.quad) < 0.5 for other in kept):
+            kept.append(detection)
+    return kept
+
+
+__all__ = ["CardRecogniser", "OnnxCardRecogniser", "load_recogniser", "default_models_dir"]

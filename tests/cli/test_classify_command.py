@@ -65,14 +65,28 @@ def test_exif_orientation_is_honoured(capsys, tmp_path):
         assert np.abs(np.mean(card["quad"], axis=0) - np.mean(twin["quad"], axis=0)).max() < 6
 
 
+def written(name: str, data: bytes):
+    def make(folder: pathlib.Path) -> pathlib.Path:
+        (folder / name).write_bytes(data)
+        return folder / name
+
+    return make
+
+
+def huge_png(folder: pathlib.Path) -> pathlib.Path:
+    cv2.imwrite(str(folder / "huge.png"), np.zeros((8, 13000, 3), np.uint8))  # a small file, a huge side
+    return folder / "huge.png"
+
+
 @pytest.mark.parametrize(
     "make, message",
     [
         (lambda folder: folder / "missing.jpg", "no such image file"),
-        (lambda folder: (folder / "empty.jpg").write_bytes(b"") or folder / "empty.jpg", "empty"),
-        (lambda folder: (folder / "text.jpg").write_text("not a picture") or folder / "text.jpg", "cannot decode"),
+        (written("empty.jpg", b""), "empty"),
+        (written("text.jpg", b"not a picture"), "cannot decode"),
+        (written("cut.jpg", (VISION_ASSETS / "scene_grid.jpg").read_bytes()[:200]), "cannot decode"),
         (lambda folder: folder, "no such image file"),
-        (lambda folder: cv2.imwrite(str(folder / "huge.png"), np.zeros((8, 13000, 3), np.uint8)) and folder / "huge.png", "too large"),
+        (huge_png, "too large"),
     ],
 )
 def test_a_bad_image_gets_one_error_line_and_the_others_are_still_read(capsys, tmp_path, make, message):

@@ -1,0 +1,89 @@
+"""The real ultralytics training and ONNX export path, end to end on tiny data (CI smoke run).
+
+Needs the training extra (ultralytics, torch); skipped with a reason where it is not installed.
+"""
+
+import importlib.util
+import pathlib
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+REPOSITORY = pathlib.Path(__file__).resolve().parents[2]
+HAS_ULTRALYTICS = importlib.util.find_spec("ultralytics") is not None and importlib.util.find_spec("torch") is not None
+needs_ultralytics = pytest.mark.skipif(not HAS_ULTRALYTICS, reason="ultralytics/torch not installed (pip install -e '.[train]')")
+
+
+@pytest.fixture(scope="module")
+def quick_models(tmp_path_factory):
+    out = tmp_path_factory.mktemp("quick-models")
+    result = subprocess.run([sys.executable, "-m", "models.train", "--quick", "--out", str(out)], cwd=REPOSITORY,
+                            capture_output=True, text=True, timeout=900)
+    assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-3000:]
+    return out
+
+
+@pytest.mark.slow
+@needs_ultralytics
+def test_quick_training_exports_models_the_runtime_loads(quick_models):
+    from models import data_gen
+    from referee.vision import load_recogniser
+
+    recogniser = load_recogniser(quick_models)
+    scene = data_gen.render_scene(5_200_000)
+    detections = recogniser.find_cards(scene.image)  # one epoch names nothing reliably; it must run
+    assert isinstance(detections, list)
+    assert len(recogniser.classifier.names) == 53
+
+
+def _detector_model(weights: pathlib.Path):
+    from models.train import import_ultralytics
+
+    ultralytics = import_ultralytics(threads=2)
+    return ultralytics.YOLO(str(weights)).model.float().eval()
+
+
+def _classifier_model(weights: pathlib.Path, classes: int):
+    import torch
+
+    from models import index_net
+
+    model = index_net.build(classes)
+    model.load_state_dict(torch.load(weights, map_location="cpu"))
+    return torch.nn.Sequential(model, torch.nn.Softmax(dim=1)).eval()
+
+
+@pytest.mark.slow
+@needs_ultralytics
+@pytest.mark.parametrize("kind", ["detector", "classifier"])
+def test_onnx_agrees_with_the_trained_model(quick_models, kind):
+    """The exported graph computes what the trained torch model computes, on the runtime's own input."""
+    import torch
+
+    from models import data_gen
+    from referee.vision.geometry import index_crops, order_card_corners
+    from referee.vision.onnx_models import CardDetector, IndexClassifier
+
+    scene = data_gen.render_scene(5_200_001)
+    if kind == "detector":
+        onnx_model = CardDetector(quick_models / "card_detector.onnx")
+        tensor, _, _ = onnx_model.prepare(scene.image)
+        onnx_output = onnx_model.raw(tensor)
+        torch_model = _detector_model(REPOSITORY / "models" / "runs" / "detector-quick" / "weights" / "best.pt")
+    else:
+        onnx_model = IndexClassifier(quick_models / "card_index_classifier.onnx")
+        quads = [order_card_corners(card.quad) for card in scene.cards] or [np.array([[0, 0], [63, 0], [63, 88], [0, 88]], np.float32)]
+        crops = [crop for quad in quads for crop in index_crops(scene.image, quad, onnx_model.image_size)]
+        tensor = onnx_model.prepare(crops)
+        onnx_output = onnx_model.probabilities(crops)
+        torch_model = _classifier_model(REPOSITORY / "models" / "runs" / "classifier-quick" / "last.pt", len(onnx_model.names))
+    with torch.no_grad():
+        torch_output = torch_model(torch.from_numpy(tensor))
+    torch_output = (torch_output[0] if isinstance(torch_output, (tuple, list)) else torch_output).numpy()
+    if kind == "detector":
+        torch_output = torch_output[0].T
+    scale = max(1.0, float(np.abs(torch_output).max()))
+    assert onnx_output.shape == torch_output.shape
+    assert np.abs(onnx_output - torch_output).max() <= 1e-3 * scale

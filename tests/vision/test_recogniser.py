@@ -1,0 +1,115 @@
+"""The shipped recogniser (ONNX through onnxruntime) on committed images and on frames rendered here."""
+
+import json
+import pathlib
+
+import cv2
+import numpy as np
+import pytest
+
+from models import data_gen
+from referee.errors import InputFileError, ModelError
+from referee.rules.cards import Card
+from referee.synth import faces
+from referee.vision import CardDetection, CardRecogniser, load_recogniser
+from referee.vision.geometry import quad_iou
+
+ASSETS = pathlib.Path(__file__).resolve().parents[1] / "assets" / "vision"
+TRUTH = json.loads((ASSETS / "truth.json").read_text())
+
+
+@pytest.fixture(scope="module")
+def recogniser():
+    return load_recogniser()
+
+
+def named_right(detections, truth_cards) -> int:
+    right = 0
+    for truth in truth_cards:
+        quad = np.array(truth["quad"], np.float32)
+        if any(quad_iou(d.quad, quad) >= 0.5 and str(d.card) == truth["card"] for d in detections):
+            right += 1
+    return right
+
+
+def test_the_shipped_recogniser_is_a_card_recogniser(recogniser):
+    assert isinstance(recogniser, CardRecogniser)
+
+
+@pytest.mark.parametrize("name", sorted(TRUTH))
+def test_cards_in_committed_scenes_are_found_and_named(recogniser, name):
+    image = cv2.imread(str(ASSETS / name))
+    detections = recogniser.find_cards(image)
+    assert all(isinstance(d, CardDetection) for d in detections)
+    visible = [c for c in TRUTH[name]["cards"] if c["visible"] >= 0.95]
+    assert named_right(detections, visible) >= len(visible) - 1
+    # outlines are in this image's pixels
+    for detection in detections:
+        assert (detection.quad >= -20).all() and (detection.quad[:, 0] <= image.shape[1] + 20).all()
+
+
+@pytest.mark.parametrize("seed", [5_100_000, 5_100_001, 5_100_002, 5_100_003])
+def test_rendered_frames_at_720p(recogniser, seed):
+    scene = data_gen.render_scene(seed, size=(1280, 720))
+    detections = recogniser.find_cards(scene.image)
+    visible = [c for c in scene.cards if c.visible >= 0.95 and float(np.linalg.norm(c.quad[3] - c.quad[0])) >= 80]
+    truth = [{"card": str(c.card), "quad": c.quad.tolist()} for c in visible]
+    assert named_right(detections, truth) >= len(truth) - 1
+
+
+def test_an_empty_table_has_no_cards(recogniser):
+    table = data_gen.procedural_background(np.random.default_rng(3), 640, 480)
+    assert len(recogniser.find_cards(table)) <= 1
+
+
+@pytest.mark.parametrize("card", [Card("A", "S"), Card("10", "H"), Card("Q", "D"), Card("7", "C"), Card("9", "S")])
+@pytest.mark.parametrize("turned", [False, True])
+def test_name_card_reads_an_upright_card(recogniser, card, turned):
+    face = faces.card_face(card, "classic", 3.0)
+    if turned:
+        face = np.ascontiguousarray(np.rot90(face, 2))
+    named, confidence = recogniser.name_card(face)
+    assert named == card and 0.5 <= confidence <= 1.0
+
+
+@pytest.mark.parametrize("card", [Card("K", "H"), Card("2", "S"), Card("J", "C")])
+def test_name_top_card_of_a_pile_seen_from_above(recogniser, card):
+    px_per_mm = 2.0
+    rng = np.random.default_rng(1)
+    view = data_gen.procedural_background(rng, int(110 * px_per_mm), int(130 * px_per_mm))
+    for under, angle in ((Card("5", "D"), 14.0), (card, 3.0)):
+        face = faces.card_face(under, "modern", px_per_mm)
+        alpha = faces.card_mask(px_per_mm).astype(np.float32)[:, :, None] / 255
+        matrix = cv2.getRotationMatrix2D((face.shape[1] / 2, face.shape[0] / 2), angle, 1.0)
+        matrix[:, 2] += (view.shape[1] / 2 - face.shape[1] / 2, view.shape[0] / 2 - face.shape[0] / 2)
+        warped = cv2.warpAffine(face, matrix, view.shape[1::-1])
+        mask = cv2.warpAffine(alpha, matrix, view.shape[1::-1])[:, :, None]
+        view = (view * (1 - mask) + warped * mask).astype(np.uint8)
+    named, confidence = recogniser.name_top_card(view)
+    assert named == card and confidence >= 0.5
+
+
+def test_an_empty_pile_names_nothing(recogniser):
+    view = data_gen.procedural_background(np.random.default_rng(5), 220, 260)
+    named, confidence = recogniser.name_top_card(view)
+    assert named is None or confidence < 0.9
+
+
+@pytest.mark.parametrize(
+    "image",
+    [np.zeros((0, 10, 3), np.uint8), np.zeros((10, 10, 3), np.float32), np.zeros((10, 10, 5), np.uint8), "picture.jpg"],
+)
+def test_bad_images_are_refused(recogniser, image):
+    with pytest.raises(InputFileError):
+        recogniser.find_cards(image)
+
+
+def test_grey_and_four_channel_images_are_accepted(recogniser):
+    image = cv2.imread(str(ASSETS / "scene_grid.jpg"))
+    assert recogniser.find_cards(cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)) is not None
+    assert recogniser.find_cards(cv2.cvtColor(image, cv2.COLOR_BGR2BGRA)) is not None
+
+
+def test_a_missing_models_folder_is_a_model_error(tmp_path):
+    with pytest.raises(ModelError, match="missing"):
+        load_recogniser(tmp_path)

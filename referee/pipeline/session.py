@@ -1,5 +1,9 @@
 """The referee at work: frames -> table tracker -> sightings (held until in time order) ->
 observations -> rules engine -> events, written to the log as each is decided and sent to the board.
+
+A camera misreads and misses things, so by default the session rules with the engine's config switched
+to `RulesConfig.for_camera()`: the play that visibly happened is ruled, with a notice about what does
+not fit, instead of being ignored.
 """
 
 from __future__ import annotations
@@ -35,8 +39,10 @@ class RefereeSession:
 
     def __init__(self, tracker: TableTracker, engine: RulesEngine, writer: EventLogWriter | None, *,
                  board: Announcer | None = None, on_event: Callable[[Event], None] | None = None,
-                 on_frame: Callable[[Frame, "RefereeSession"], None] | None = None) -> None:
+                 on_frame: Callable[[Frame, "RefereeSession"], None] | None = None, camera: bool = True) -> None:
         self.tracker = tracker
+        if camera and engine.config != engine.config.for_camera():
+            engine.config = engine.config.for_camera()  # camera input: see the module docstring
         self.engine = engine
         self.writer = writer
         self.board = board

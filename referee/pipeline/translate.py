@@ -4,6 +4,11 @@ The tracker knows pixels, the engine knows rules; this is where a sighting gets 
 the state of the game: a card arriving on a pile while spits are due is a spit, otherwise a play
 from whichever stock showed it; a hand on a pile is a slap only once the round is over; a stock
 slot showing a new card is a turn-up, or a card moved into an empty slot, or a sixth pile.
+
+Nothing seen is dropped for not fitting: a clip that starts mid-game with a spit pile's top face down
+or unreadable starts with that top unknown (the first card seen landing there becomes it), and a card
+landing that is no one's stock top still goes to the engine, which rules it with a notice when its
+config is camera-tolerant (RulesConfig.for_camera, set by the session).
 """
 
 from __future__ import annotations
@@ -54,13 +59,19 @@ class Translator:
             return [RoundLaidOut(sighting.t, tops, frame=sighting.frame)], None
         if not sighting.first:
             return [], "new layout seen with cards already on the spit piles; ignored"
-        if piles[0].card is None:
-            return [], f"clip starts mid-game but spit pile 0 could not be read ({piles[0]}); waiting for a new round"
+        # a pile in use whose top cannot be read starts with its top unknown (pile 0 is always in use once
+        # play has begun; pile 1 is in use if anything lies there)
+        unknown = [index for index, pile in enumerate(piles) if pile.card is None and (index == 0 or not pile.empty)]
         counts = {player: [0 if reading.empty else index + 1 for index, reading in enumerate(sighting.stocks[player][:5])]
                   for player in PLAYERS}
         spit = {player: 0 if sighting.stocks[player] and _stack_empty(sighting) else ASSUMED_SPIT_CARDS for player in PLAYERS}
-        observation = LayoutSeen(sighting.t, tops, counts, spit, [piles[0].card, piles[1].card], frame=sighting.frame)
-        return [observation], None
+        observation = LayoutSeen(sighting.t, tops, counts, spit, [piles[0].card, piles[1].card],
+                                 unknown_piles=unknown, frame=sighting.frame)
+        note = None
+        if unknown:
+            read = ", ".join(f"spit pile {index} ({piles[index]})" for index in unknown)
+            note = f"clip starts mid-game and the top of {read} could not be read; refereeing on with it unknown"
+        return [observation], note
 
     def _arrival(self, sighting: Arrival, state: EngineState):
         if sighting.card is None:
@@ -96,9 +107,8 @@ class Translator:
             if slot is not None:
                 self._remember(sighting.player, slot)
                 return [CardLanded(sighting.t, sighting.player, sighting.pile, card, stock=slot, frame=sighting.frame)], None
-        if state.phase is GamePhase.PLAYING and any(state.players[p].spit_count > 0 for p in candidates):
-            # not a stock top of anyone: the camera missed the stall, or misread the card
-            return [], f"{card} landed on spit pile {sighting.pile} at t={sighting.t:.3f}s but is no stock top of {'/'.join(candidates)}"
+        # not a stock top of anyone (a misread card, or a missed stall): still the engine's to rule, so the
+        # play that visibly happened is not lost
         return [CardLanded(sighting.t, sighting.player, sighting.pile, card, frame=sighting.frame)], None
 
     def _remember(self, player: str, slot: int) -> None:

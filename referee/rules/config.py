@@ -7,7 +7,7 @@ RULES.md marks with **[reading]** plus the ones this engine had to choose (marke
 from __future__ import annotations
 
 import difflib
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, fields, replace
 from typing import Any, Literal, Mapping
 
 from referee.errors import ConfigError
@@ -57,6 +57,16 @@ class RulesConfig:
     #: top the engine had read as a different card is taken as the better reading, with a `notice`
     #: (the earlier reading was wrong), instead of being refused. Cards seen elsewhere are still refused.
     resync_misread_cards: bool = False
+    #: For a live camera: True = what visibly happened is ruled even where it contradicts what the engine
+    #: knows, with a `notice` saying what does not fit (bad or missing observations never lose rulings):
+    #: a card landing before any layout was seen starts a round taken up blind (counts from the deal, every
+    #: top unknown); a card that is no known stock top is still ruled as a play (player from the
+    #: observation, else the best guess; the stock it left is guessed, or no count changes); a card name
+    #: already seen this round is ruled anyway (one of the two readings is wrong); a layout showing a card
+    #: twice, or a card on a slot its count says is empty, is taken as seen. False (the simulator's exact
+    #: replay) = these observations are impossible (see `on_impossible`). Either way a spit pile whose top
+    #: is unknown (LayoutSeen.unknown_piles) takes its first card as legal, with a notice.
+    camera_tolerant: bool = False
 
     def __post_init__(self) -> None:
         choices = {
@@ -69,7 +79,8 @@ class RulesConfig:
         for name, allowed in choices.items():
             if getattr(self, name) not in allowed:
                 raise ConfigError(f"{name} must be one of {', '.join(allowed)}; got {getattr(self, name)!r}")
-        for name in ("lone_respit", "stall_waits_for_stock_moves", "player_without_cards_wins", "resync_misread_cards"):
+        for name in ("lone_respit", "stall_waits_for_stock_moves", "player_without_cards_wins", "resync_misread_cards",
+                     "camera_tolerant"):
             if not isinstance(getattr(self, name), bool):
                 raise ConfigError(f"{name} must be true or false; got {getattr(self, name)!r}")
         if isinstance(self.target_points, bool) or not isinstance(self.target_points, int) or self.target_points < 1:
@@ -78,6 +89,11 @@ class RulesConfig:
             raise ConfigError(
                 f"need 0 <= touch_too_close_ms <= touch_window_ms; got {self.touch_too_close_ms} and {self.touch_window_ms}"
             )
+
+    def for_camera(self) -> "RulesConfig":
+        """This config with the switches a live camera needs: misread cards resynced, impossible
+        observations turned into notices, and what is seen ruled even when it does not fit."""
+        return replace(self, camera_tolerant=True, resync_misread_cards=True, on_impossible="notice")
 
     @classmethod
     def from_mapping(cls, data: Mapping[str, Any]) -> "RulesConfig":

@@ -10,6 +10,10 @@ card's identity from the observations. An observation that cannot be true (out o
 that cannot be where it is said to be, a spit by a player with none left) raises ObservationError
 naming it and leaves the state exactly as it was; with `RulesConfig(on_impossible="notice")` it
 becomes a `notice` event instead. Illegal plays and breaches are events, never exceptions.
+
+For a camera, `RulesConfig(camera_tolerant=True)` (see `RulesConfig.for_camera`) rules what visibly
+happened even where it does not fit what the engine knows, with a `notice` naming the doubt: a play
+is never lost to an earlier misreading.
 """
 
 from __future__ import annotations
@@ -55,6 +59,8 @@ class RulesEngine(PlayRules):
         self._reason: str | None = None
         self._ender: str | None = None
         self._winner: str | None = None
+        #: doubts found while ruling one observation (camera_tolerant), sent as notices before its rulings
+        self._notes: list[str] = []
         self._handlers: dict[type, Callable[[Any], list[Event]]] = {
             RoundLaidOut: self._round_laid_out,
             LayoutSeen: self._layout_seen,
@@ -124,8 +130,12 @@ class RulesEngine(PlayRules):
                     f"{describe(observation)} came after the game ended ({self._winner or 'no one'} won); "
                     "start a new RulesEngine for a new game"
                 )
+            self._notes = []
             events = self._handlers[type(observation)](observation)
+            events = [self._event(EventType.NOTICE, observation, message=note) for note in self._notes] + events
+            self._notes = []
         except ObservationError as error:
+            self._notes = []
             if self.config.on_impossible == "raise" or not isinstance(observation, OBSERVATION_TYPES):
                 raise
             t = max(observation.t, self._t if self._t is not None else observation.t)
@@ -170,7 +180,7 @@ class RulesEngine(PlayRules):
             ))
         plan = {player: self._planned_layout(obs, player, cards[player]) for player in PLAYERS}
         tops = [card for player in PLAYERS for card in obs.stock_tops[player] if card is not None]
-        _refuse_duplicates(obs, tops)
+        self._check_duplicates(obs, tops)
         if settlement_due:
             events += self._settle(obs)
         for player, (counts, spit, note) in plan.items():
@@ -192,6 +202,10 @@ class RulesEngine(PlayRules):
             note = f"{player} laid out {sum(counts) + spit} cards where the engine counted {cards}; taking the layout as seen"
         for slot, (top, count) in enumerate(zip(obs.stock_tops[player], counts)):
             if top is not None and count == 0:
+                if self.config.camera_tolerant:
+                    counts = tuple(1 if index == slot else size for index, size in enumerate(counts))
+                    self._notes.append(f"stock {player}{slot} shows {top} where the deal leaves it empty; counted 1 card")
+                    continue
                 raise ObservationError(
                     f"{describe(obs)}: stock {player}{slot} shows {top} but {player}'s {cards} cards leave it empty "
                     f"(stock sizes {list(counts)}); give stock_counts if the deal differed"
@@ -200,7 +214,7 @@ class RulesEngine(PlayRules):
 
     def _layout_seen(self, obs: LayoutSeen) -> list[Event]:
         tops = [card for player in PLAYERS for card in obs.stock_tops[player] if card is not None]
-        _refuse_duplicates(obs, tops + [card for card in obs.pile_tops if card is not None])
+        self._check_duplicates(obs, tops + [card for card in obs.pile_tops if card is not None])
         for player in PLAYERS:
             self._players[player].stocks = [
                 Stock(count, top) for top, count in zip(obs.stock_tops[player], obs.stock_counts[player])
@@ -214,7 +228,13 @@ class RulesEngine(PlayRules):
                 pile.push(top, ("unknown", "", None))
                 self._seen.add(top)
             pile.count = obs.pile_counts[index] if obs.pile_counts else len(pile.cards)
-        self._in_use = 2 if obs.pile_tops[1] is not None else 1
+            if index in obs.unknown_piles:
+                pile.top_unknown = True
+                self._notes.append(
+                    f"the top of spit pile {index} could not be read; the first card seen landing there becomes its "
+                    "top, and is taken as a legal play"
+                )
+        self._in_use = 2 if obs.pile_tops[1] is not None or 1 in obs.unknown_piles else 1
         empty = [player for player in PLAYERS if spit[player] == 0]
         self._no_spit_player = empty[0] if self._in_use == 1 and len(empty) == 1 else None
         self._spits_due = set()
@@ -223,6 +243,24 @@ class RulesEngine(PlayRules):
         self._phase = GamePhase.PLAYING
         start = self._event(EventType.ROUND_START, obs, round=self._round, spit_piles=self._in_use, mid_round=True)
         return [start] + self._check_stall(obs)
+
+    def _blind_round(self, obs: Any) -> list[Event]:
+        """camera_tolerant: a card landed before any layout was seen. The round is taken up blind: stock
+        counts from the deal of the cards each player holds, every stock top and spit pile top unknown."""
+        for player in PLAYERS:
+            table = self._players[player]
+            table.stocks = [Stock(count) for count in stock_sizes(self._cards[player])]
+            table.spit_count = spit_cards(self._cards[player])
+        self._start_round(obs, {player: self._players[player].spit_count for player in PLAYERS})
+        for pile in self._piles[: self._in_use]:
+            pile.top_unknown = True
+        self._spits_due = set()
+        self._phase = GamePhase.PLAYING
+        self._notes.append(
+            f"no layout was seen; round {self._round} is taken up from the first card seen landing (stock counts "
+            "from the deal, stock and spit pile tops unknown)"
+        )
+        return [self._event(EventType.ROUND_START, obs, round=self._round, spit_piles=self._in_use, mid_round=True)]
 
     def _start_round(self, obs: Any, spit: dict[str, int], round_number: int | None = None) -> None:
         self._round = round_number if round_number is not None else self._round + 1
@@ -308,6 +346,14 @@ class RulesEngine(PlayRules):
 
     def _event(self, event_type: EventType, obs: Any, **details: Any) -> Event:
         return Event(event_type, obs.t, obs.frame, details)
+
+    def _check_duplicates(self, obs: Any, cards: list[Card]) -> None:
+        try:
+            _refuse_duplicates(obs, cards)
+        except ObservationError as error:
+            if not self.config.camera_tolerant:
+                raise
+            self._notes.append(f"{error}: one of the readings is wrong; the layout is taken as seen")
 
     def _touch_order(self, obs: Any, pile: int, first: str, gap_ms: float) -> Event:
         return self._event(

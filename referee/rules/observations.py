@@ -127,7 +127,9 @@ class RoundLaidOut(_Observation):
 class LayoutSeen(_Observation):
     """The table as first seen in a clip that starts mid-round: stock tops (None = empty slot, or
     a face-down top where its count is above 0), stock and spit counts (best estimates), the
-    spit piles' top cards (None = pile not in use) and, optionally, how many cards each holds."""
+    spit piles' top cards (None = pile not in use) and, optionally, how many cards each holds.
+    `unknown_piles`: spit piles in use whose top could not be read (face down, unreadable); their
+    `pile_tops` entry is None and the first card seen landing there becomes the top."""
 
     stock_tops: Mapping[str, Sequence[Card | str | None]]
     stock_counts: Mapping[str, Sequence[int]]
@@ -136,6 +138,7 @@ class LayoutSeen(_Observation):
     pile_counts: Sequence[int] | None = None
     round_number: int = 1
     scores: Mapping[str, int] | None = None
+    unknown_piles: Sequence[int] = ()
 
     def __post_init__(self) -> None:
         super().__post_init__()
@@ -145,8 +148,17 @@ class LayoutSeen(_Observation):
         if isinstance(self.pile_tops, (str, bytes)) or not isinstance(self.pile_tops, Sequence) or len(self.pile_tops) != 2:
             self._fail(f"pile_tops must list 2 cards or None, got {self.pile_tops!r}")
         self._set("pile_tops", tuple(self._card(card, "pile_tops", optional=True) for card in self.pile_tops))
-        if self.pile_tops[0] is None:
-            self._fail("pile_tops[0] is None: pile 0 is always in use once play has begun")
+        if isinstance(self.unknown_piles, (str, bytes)) or not isinstance(self.unknown_piles, Sequence) or any(
+            pile not in (0, 1) or isinstance(pile, bool) for pile in self.unknown_piles
+        ):
+            self._fail(f"unknown_piles must list spit piles 0 and/or 1, got {self.unknown_piles!r}")
+        self._set("unknown_piles", tuple(sorted(set(self.unknown_piles))))
+        for pile in self.unknown_piles:
+            if self.pile_tops[pile] is not None:
+                self._fail(f"pile {pile} is listed in unknown_piles but shows {self.pile_tops[pile]}")
+        if self.pile_tops[0] is None and 0 not in self.unknown_piles:
+            self._fail("pile_tops[0] is None: pile 0 is always in use once play has begun (list it in unknown_piles "
+                       "if its top could not be read)")
         if self.pile_counts is not None:
             counts = tuple(self.pile_counts)
             if len(counts) != 2 or any(not isinstance(c, int) or c < 0 for c in counts):

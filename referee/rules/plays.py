@@ -56,12 +56,16 @@ class PlayRules:
     # ---- plays ------------------------------------------------------------------------------------
 
     def _card_landed(self: "RulesEngine", obs: CardLanded) -> list[Event]:
+        events: list[Event] = []
         if self._phase is GamePhase.WAITING_FOR_LAYOUT:
-            raise ObservationError(f"{describe(obs)}: no layout has been seen, so no stock card is known to play")
+            if not self.config.camera_tolerant:
+                raise ObservationError(f"{describe(obs)}: no layout has been seen, so no stock card is known to play")
+            events += self._blind_round(obs)
         player, slot, card, note = self._find_stock_card(obs)
         pile = self._piles[obs.pile]
         top = pile.top if obs.pile < self._in_use else None
-        events: list[Event] = [] if note is None else [self._event(EventType.NOTICE, obs, message=note)]
+        if note is not None:
+            events.append(self._event(EventType.NOTICE, obs, message=note))
         if obs.pile >= self._in_use or self._phase is GamePhase.ROUND_OVER:
             kind = "pile_not_in_use" if obs.pile >= self._in_use else "play_after_round_end"
             events.append(self._event(EventType.VIOLATION, obs, player=player, kind=kind))
@@ -75,13 +79,20 @@ class PlayRules:
                 if self.config.later_card_judged_against == "old_top":
                     judged_on = last.previous_top
         legal = judged_on is not None and can_play_on(card, judged_on)
+        if top is None and pile.top_unknown:
+            # [engine reading] nothing is known to judge it against: a camera referee rules it legal, and says so
+            legal = True
+            events.append(self._event(
+                EventType.NOTICE, obs, message=f"the top of spit pile {obs.pile} was not known; {card} is taken as a legal play"
+            ))
         events.append(self._play_event(obs, player, card, top, legal))
         if not legal and self.config.illegal_card == "returned":
             return events
-        stock = self._players[player].stocks[slot]
-        stock.count = max(0, stock.count - 1)
-        stock.top = None
-        pile.push(card, ("stock", player, slot))
+        if slot is not None:
+            stock = self._players[player].stocks[slot]
+            stock.count = max(0, stock.count - 1)
+            stock.top = None
+        pile.push(card, ("stock", player, slot) if slot is not None else ("unknown", player, None))
         pile.last_landing = Landing(obs.t, player, top)
         if card.suit:
             self._seen.add(card)
@@ -92,9 +103,10 @@ class PlayRules:
     def _play_event(self: "RulesEngine", obs: Any, player: str, card: Card, top: Card | None, legal: bool) -> Event:
         return self._event(EventType.PLAY, obs, player=player, pile=obs.pile, card=card, on=top, legal=legal)
 
-    def _find_stock_card(self: "RulesEngine", obs: CardLanded) -> tuple[str, int, Card, str | None]:
+    def _find_stock_card(self: "RulesEngine", obs: CardLanded) -> tuple[str, int | None, Card, str | None]:
         """Whose stock top the landed card was, and which slot. A card from a pile whose top the engine
-        still thinks face down means the turn-up was missed: accepted with a notice."""
+        still thinks face down means the turn-up was missed: accepted with a notice. With camera_tolerant,
+        a card that fits no stock is still ruled (see `_guess_stock`); slot None = no count is changed."""
         players = [obs.player] if obs.player else list(PLAYERS)
         found = []
         for player in players:
@@ -103,7 +115,7 @@ class PlayRules:
                     continue
                 found.append((stock.top.suit != obs.card.suit, player, slot, stock.top))
         if found:
-            if len({player for _, player, _, _ in found}) > 1:
+            if len({player for _, player, _, _ in found}) > 1 and not self.config.camera_tolerant:
                 raise ObservationError(
                     f"{describe(obs)}: both players show a {obs.card} on their stocks; say which player played it"
                 )
@@ -125,10 +137,44 @@ class PlayRules:
                 return obs.player, obs.stock, obs.card, note
         whose = obs.player or "either player"
         shown = {p: [str(c) for c in self._players[p].visible_tops()] for p in players}
+        if self.config.camera_tolerant:
+            self._refuse_seen(obs, obs.card)
+            player, slot, where = self._guess_stock(obs)
+            note = f"{obs.card} is not a face-up stock top of {whose} (tops: {shown}); ruled as {player}'s play {where}"
+            return player, slot, obs.card, note
         raise ObservationError(
             f"{describe(obs)}: {obs.card} is not a face-up stock top of {whose} (tops: {shown}); "
             "it cannot have been played from there"
         )
+
+    def _guess_stock(self: "RulesEngine", obs: CardLanded) -> tuple[str, int | None, str]:
+        """camera_tolerant: the best guess at where a card that fits no known stock top came from. The
+        player seen, else one showing a card of its rank, else one with a face-down top, else the one with
+        more stock cards (A on a tie). The slot: a top of the same rank (its suit misread), else the slot
+        seen or a face-down top; else none (counts unchanged)."""
+        players = [obs.player] if obs.player else list(PLAYERS)
+
+        def slots(player: str) -> list[int]:
+            stocks = self._players[player].stocks
+            same_rank = [i for i, stock in enumerate(stocks) if stock.top is not None and stock.top.rank == obs.card.rank]
+            seen = [obs.stock] if obs.stock is not None and obs.stock < len(stocks) and stocks[obs.stock].count > 0 else []
+            face_down = [i for i, stock in enumerate(stocks) if stock.face_down_top]
+            return same_rank + seen + face_down
+
+        def rank_match(player: str) -> bool:
+            return any(stock.top is not None and stock.top.rank == obs.card.rank for stock in self._players[player].stocks)
+
+        ranked = sorted(players, key=lambda p: (not rank_match(p), not slots(p), -self._players[p].stock_count, p))
+        player = ranked[0]
+        found = slots(player)
+        if not found:
+            return player, None, "(the stock it left is not known; counts unchanged)"
+        slot = found[0]
+        stock = self._players[player].stocks[slot]
+        if stock.top is not None:
+            self._seen.discard(stock.top)
+            return player, slot, f"from stock {player}{slot} (read as {stock.top})"
+        return player, slot, f"from stock {player}{slot} (face down)"
 
     # ---- stock piles ------------------------------------------------------------------------------
 
@@ -227,6 +273,8 @@ class PlayRules:
         """Called after every change: a stall is ruled once, at the moment no stock card can move."""
         if self._phase is not GamePhase.PLAYING or self._spits_due:
             return []
+        if any(pile.top_unknown for pile in self._piles[: self._in_use]):
+            return []  # [engine reading] a pile with an unknown top may take any card: no stall is ruled
         tops = [pile.top for pile in self._piles[: self._in_use] if pile.top is not None]
         if any_play(self._players, tops):
             return []
@@ -243,6 +291,9 @@ class PlayRules:
 
     def _refuse_seen(self: "RulesEngine", obs: Any, card: Card) -> None:
         if card.suit and card in self._seen:
+            if self.config.camera_tolerant:
+                self._notes.append(f"{card} was already seen on the table this round; one of the two readings is wrong")
+                return
             raise ObservationError(
                 f"{describe(obs)}: {card} is already on the table this round; a deck holds each card once"
             )

@@ -56,12 +56,16 @@ class SpitPile:
     sources: list[tuple[str, str, int | None]] = field(default_factory=list)
     count: int = 0
     last_landing: Landing | None = None
+    #: in use, but its top card is not known (a clip that began mid-game with the top unreadable); the
+    #: first card seen landing on it becomes its top
+    top_unknown: bool = False
 
     @property
     def top(self) -> Card | None:
         return self.cards[-1] if self.cards else None
 
     def push(self, card: Card, source: tuple[str, str, int | None]) -> None:
+        self.top_unknown = False
         self.cards.append(card)
         self.sources.append(source)
         self.count += 1

@@ -348,12 +348,13 @@ class RulesEngine(PlayRules):
         return Event(event_type, obs.t, obs.frame, details)
 
     def _check_duplicates(self, obs: Any, cards: list[Card]) -> None:
-        try:
-            _refuse_duplicates(obs, cards)
-        except ObservationError as error:
-            if not self.config.camera_tolerant:
-                raise
-            self._notes.append(f"{error}: one of the readings is wrong; the layout is taken as seen")
+        known = [card for card in cards if card.suit]
+        twice = sorted({str(card) for card in known if known.count(card) > 1})
+        if twice and self.config.camera_tolerant:
+            self._notes.append(f"layout: {', '.join(twice)} shown in two places; one of the readings is wrong, "
+                               "the layout is taken as seen")
+        elif twice:
+            raise ObservationError(f"{describe(obs)}: {', '.join(twice)} shown in two places; a deck holds each card once")
 
     def _touch_order(self, obs: Any, pile: int, first: str, gap_ms: float) -> Event:
         return self._event(
@@ -361,9 +362,3 @@ class RulesEngine(PlayRules):
             too_close=gap_ms < self.config.touch_too_close_ms,
         )
 
-
-def _refuse_duplicates(obs: Any, cards: list[Card]) -> None:
-    known = [card for card in cards if card.suit]
-    if len(set(known)) != len(known):
-        twice = sorted({str(card) for card in known if known.count(card) > 1})
-        raise ObservationError(f"{describe(obs)}: {', '.join(twice)} shown in two places; a deck holds each card once")

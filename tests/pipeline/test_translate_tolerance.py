@@ -1,0 +1,146 @@
+"""The translator and a real camera-tolerant engine: bad or missing readings never lose rulings."""
+
+import numpy as np
+import pytest
+
+from referee.capture.frames import Frame
+from referee.piles.reading import Reading
+from referee.piles.sightings import Arrival, LayoutRead, StockSeen
+from referee.pipeline.session import RefereeSession
+from referee.pipeline.translate import Translator
+from referee.rules.cards import Card
+from referee.rules.config import RulesConfig
+from referee.rules.engine import RulesEngine
+from referee.rules.observations import LayoutSeen
+
+BACK = Reading(None, face_down=True)
+EMPTY = Reading(None)
+
+
+def card(text):
+    return Reading(Card.parse(text), confidence=0.9)
+
+
+def stocks(a="2H 5S 9D JC KH", b="3C 6D 10S QS AH"):
+    return {player: tuple(card(t) for t in row.split()) + (EMPTY,) for player, row in (("A", a), ("B", b))}
+
+
+def layout_read(piles, t=0.0, **rows):
+    return LayoutRead(t, 0, stocks(**rows), piles, first=True)
+
+
+def arrival(t, pile, player, text):
+    return Arrival(t, int(t * 30), pile, player, Card.parse(text), 0.01)
+
+
+def referee(sightings, config=None):
+    """Each sighting through the translator into a real engine, as the session does."""
+    engine = RulesEngine((config or RulesConfig()).for_camera())
+    translator = Translator()
+    events, observations = [], []
+    for sighting in sightings:
+        found, note = translator.translate(sighting, engine.state)
+        observations += found
+        if note:
+            events.append(("note", note))
+        for observation in found:
+            events += [(e.type.value, e) for e in engine.observe(observation)]
+    return events, observations, engine
+
+
+def plays(events):
+    return [(e["player"], e["pile"], str(e["card"]), None if e["on"] is None else str(e["on"]), e["legal"])
+            for kind, e in events if kind == "play"]
+
+
+@pytest.mark.parametrize(
+    "piles, unknown, landings, expected",
+    [
+        # pile 0 face down at the start: the first card there becomes its top, taken as legal
+        ((BACK, card("8H")), (0,), [(1.0, 0, "A", "KH"), (2.0, 0, "B", "AH")],
+         [("A", 0, "KH", None, True), ("B", 0, "AH", "KH", True)]),
+        # pile 0 unreadable (a card there, its name not read), pile 1 read
+        ((Reading(None, confidence=0.1), card("8H")), (0,), [(1.0, 1, "A", "9D"), (2.0, 0, "B", "3C")],
+         [("A", 1, "9D", "8H", True), ("B", 0, "3C", None, True)]),
+        # both piles face down
+        ((BACK, BACK), (0, 1), [(1.0, 1, "B", "QS"), (2.0, 1, "A", "JC")],
+         [("B", 1, "QS", None, True), ("A", 1, "JC", "QS", True)]),
+    ],
+    ids=["pile0_back", "pile0_unread", "both_back"],
+)
+def test_a_clip_starting_mid_game_with_an_unreadable_pile_top_is_refereed_from_the_start(piles, unknown, landings, expected):
+    sightings = [layout_read(piles)] + [arrival(t, pile, player, text) for t, pile, player, text in landings]
+    events, observations, _ = referee(sightings)
+    assert isinstance(observations[0], LayoutSeen) and observations[0].unknown_piles == unknown
+    assert any(kind == "note" and "could not be read" in note for kind, note in events)
+    assert plays(events) == expected
+
+
+def test_a_misread_layout_does_not_lose_the_plays_after_it():
+    # the layout reads 2H twice (one of them misread) and pile 1 reads 5S, also shown on a stock
+    sightings = [
+        layout_read((card("4C"), card("5S")), a="2H 5S 9D JC KH", b="2H 6D 10S QS AH"),
+        arrival(1.0, 0, "A", "5S"),
+        arrival(2.0, 1, "B", "6D"),
+        arrival(3.0, 0, "B", "3H"),   # no one's stock top: from B1, just emptied, its turn-up unseen
+    ]
+    events, _, _ = referee(sightings)
+    assert plays(events) == [("A", 0, "5S", "4C", True), ("B", 1, "6D", "5S", True), ("B", 0, "3H", "5S", False)]
+    messages = " | ".join(e["message"] for kind, e in events if kind == "notice")
+    assert "layout: 2H, 5S shown in two places" in messages and "3H came from it" in messages
+
+
+def test_plays_seen_before_any_layout_are_ruled():
+    events, _, engine = referee([arrival(1.0, 0, "A", "7H"), arrival(2.0, 0, "B", "8C"),
+                                 StockSeen(2.5, 75, "A", 4, card("9S"), BACK, True), arrival(3.0, 0, None, "9S")])
+    assert plays(events) == [("A", 0, "7H", None, True), ("B", 0, "8C", "7H", True), ("A", 0, "9S", "8C", True)]
+    assert engine.state.players["A"].stocks[4].count == 4  # 5 dealt, one played
+
+
+@pytest.mark.parametrize(
+    "landing, expected, note",
+    [
+        # 8C was played a moment ago: a second 8C is a misreading, but the play happened
+        (arrival(2.0, 1, "B", "8C"), ("B", 1, "8C", "8H", False), "8C was already seen on the table this round"),
+        # no one's stock top while play goes on (a misread, or a missed stall): ruled, not dropped
+        (arrival(2.0, 1, "B", "7S"), ("B", 1, "7S", "8H", True), "7S is not a face-up stock top of B"),
+    ],
+    ids=["duplicate_name", "no_stock_top"],
+)
+def test_a_card_that_does_not_fit_is_ruled_with_a_notice_not_dropped(landing, expected, note):
+    sightings = [layout_read((card("7C"), card("8H")), a="2H 8C 9D JC KH", b="3C 6D 10S QS AH"),
+                 arrival(1.0, 0, "A", "8C"), landing]
+    events, _, _ = referee(sightings)
+    assert plays(events) == [("A", 0, "8C", "7C", True), expected]
+    assert note in " | ".join(e["message"] for kind, e in events if kind == "notice")
+
+
+class ScriptedTracker:
+    """Stands in for the table tracker: hands the session sightings at given frames."""
+
+    period = 1 / 30
+
+    def __init__(self, script):
+        self.script = script
+
+    def step(self, frame):
+        return self.script.get(frame.index, [])
+
+    def pending_touch(self):
+        return None
+
+
+def test_the_session_rules_camera_input_with_a_camera_tolerant_engine():
+    script = {0: [layout_read((BACK, card("8H")))], 30: [arrival(1.0, 0, "A", "KH")], 60: [arrival(2.0, 0, "B", "AH")]}
+    engine = RulesEngine(RulesConfig())
+    session = RefereeSession(ScriptedTracker(script), engine, None)
+    assert engine.config.camera_tolerant and engine.config.resync_misread_cards
+    image = np.zeros((4, 4, 3), np.uint8)
+    for index in range(90):
+        session.process(Frame(index, index / 30, image))
+    session.finish()
+    played = [(e["player"], str(e["card"]), e["legal"]) for e in session.events if e.type.value == "play"]
+    assert played == [("A", "KH", True), ("B", "AH", True)]
+    strict = RulesEngine(RulesConfig())
+    RefereeSession(ScriptedTracker({}), strict, None, camera=False)
+    assert not strict.config.camera_tolerant

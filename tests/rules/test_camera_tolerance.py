@@ -1,0 +1,221 @@
+"""RulesConfig(camera_tolerant=True): bad or missing observations never lose rulings.
+
+A camera referee rules the play that visibly happened, with a `notice` about what does not fit,
+instead of ignoring it. Each row is also fed to a strict engine (the simulator's exact replay),
+which must still refuse it.
+"""
+
+import pytest
+
+from referee.errors import ObservationError
+from referee.rules.config import RulesConfig
+from referee.rules.engine import RulesEngine
+from referee.rules.observations import CardLanded, LayoutSeen, RoundLaidOut, SpitTurned, StockTurnedUp
+from referee.rules.state import GamePhase
+
+from tests.rules.tables import kinds, layout, of_type, table
+
+CAMERA = RulesConfig(camera_tolerant=True)
+
+
+def plays(events):
+    return [(e["player"], e["pile"], str(e["card"]), None if e["on"] is None else str(e["on"]), e["legal"])
+            for e in of_type(events, "play")]
+
+
+def notices(events):
+    return " | ".join(e["message"] for e in of_type(events, "notice"))
+
+
+# ---- plays with no layout seen -------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "landings, expected",
+    [
+        # the first card on a pile with an unknown top is taken as legal; later ones are judged on it
+        ([("A", 0, "7H"), ("B", 0, "8C"), ("A", 0, "10D")],
+         [("A", 0, "7H", None, True), ("B", 0, "8C", "7H", True), ("A", 0, "10D", "8C", False)]),
+        ([("B", 1, "KS"), ("A", 0, "2D"), ("A", 1, "AH")],
+         [("B", 1, "KS", None, True), ("A", 0, "2D", None, True), ("A", 1, "AH", "KS", True)]),
+    ],
+)
+def test_plays_before_any_layout_are_ruled_from_a_round_taken_up_blind(landings, expected):
+    engine = RulesEngine(CAMERA)
+    events = []
+    for t, (player, pile, card) in enumerate(landings, start=1):
+        events += engine.observe(CardLanded(float(t), player, pile, card))
+    assert plays(events) == expected
+    assert of_type(events, "round_start")[0]["mid_round"] is True
+    assert "no layout was seen" in notices(events)
+    assert engine.state.phase is GamePhase.PLAYING
+    # counts from the deal of 26 cards, less one per card played from a face-down stock
+    assert sum(engine.state.players[p].stock_count for p in "AB") == 30 - len(landings)
+    with pytest.raises(ObservationError, match="no layout has been seen"):
+        RulesEngine().observe(CardLanded(1.0, *landings[0]))
+
+
+def test_a_stock_turned_up_after_a_blind_start_is_adopted_and_played_from():
+    engine = RulesEngine(CAMERA)
+    engine.observe(CardLanded(1.0, "A", 0, "7H"))
+    slot = next(i for i, s in enumerate(engine.state.players["B"].stocks) if s.count > 0)
+    assert engine.observe(StockTurnedUp(1.5, "B", slot, "8S")) == []
+    [event] = engine.observe(CardLanded(2.0, None, 0, "8S"))
+    assert (event["player"], event["legal"], str(event["on"])) == ("B", True, "7H")
+
+
+# ---- a card that fits no known stock top ---------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "a_row, landing, expected_play, slot_counts, note",
+    [
+        # suit misread: the same rank shows on A's stock 1 -> taken from there
+        ("2H 5S 9D JC KH", CardLanded(1.0, "A", 0, "5C"), ("A", 0, "5C", "4C", True), (1, 0, 1, 1, 1), "read as 5S"),
+        # nothing fits and no face-down top: ruled, counts unchanged
+        ("2H 6S 9D JC KH", CardLanded(1.0, "A", 0, "3D"), ("A", 0, "3D", "4C", True), (1, 1, 1, 1, 1), "counts unchanged"),
+        # an illegal misfit is still called
+        ("2H 6S 9D JC KH", CardLanded(1.0, "A", 1, "3D"), ("A", 1, "3D", "8H", False), (1, 1, 1, 1, 1), "not a face-up"),
+        # a face-down top is the best guess at where it came from
+        ("2H 6S # JC KH", CardLanded(1.0, "A", 1, "7D", stock=4), ("A", 1, "7D", "8H", True), (1, 1, 2, 1, 0), "from stock A4 (read as KH)"),
+        # no hand seen: the player showing that rank
+        ("2H 6S 9D JC KH", CardLanded(1.0, None, 1, "QD"), ("B", 1, "QD", "8H", False), None, "B's play"),
+    ],
+)
+def test_a_card_that_is_no_known_stock_top_is_still_ruled_with_a_notice(a_row, landing, expected_play, slot_counts, note):
+    engine = table(a=a_row, config=CAMERA)
+    events = engine.observe(landing)
+    assert plays(events) == [expected_play]
+    assert note in notices(events)
+    if slot_counts is not None:
+        assert tuple(s.count for s in engine.state.players["A"].stocks) == slot_counts
+    with pytest.raises(ObservationError, match="not a face-up stock top|already on the table"):
+        table(a=a_row).observe(landing)
+
+
+# ---- a card name seen twice ----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "second",
+    [
+        CardLanded(2.0, "B", 0, "8C", stock=0),   # from B's face-down stock
+        StockTurnedUp(2.0, "B", 0, "8C"),        # turned up on B's stock
+        SpitTurned(2.0, "B", 1, "8C"),           # the same name from a spit
+    ],
+    ids=["landing", "turn_up", "spit"],
+)
+def test_a_card_name_already_seen_this_round_is_ruled_anyway_with_a_notice(second):
+    engine = table(a="2H 8C 9D JC KH", b="# 3C 10S QS AH", piles="7C 8H", config=CAMERA)
+    first = engine.observe(CardLanded(1.0, "A", 0, "8C"))
+    events = engine.observe(second)
+    assert plays(first) == [("A", 0, "8C", "7C", True)]
+    assert "8C was already seen on the table this round; one of the two readings is wrong" in notices(events)
+    if isinstance(second, CardLanded):
+        assert plays(events) == [("B", 0, "8C", "8C", False)]
+    if isinstance(second, SpitTurned):
+        assert [str(e["card"]) for e in of_type(events, "spit")] == ["8C"]
+    strict = table(a="2H 8C 9D JC KH", b="# 3C 10S QS AH", piles="7C 8H")
+    strict.observe(CardLanded(1.0, "A", 0, "8C"))
+    with pytest.raises(ObservationError, match="8C is already on the table this round"):
+        strict.observe(second)
+
+
+# ---- layouts that are read wrong -------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "make, note",
+    [
+        (lambda: layout(a="2H 5S 9D JC KH", b="2H 6D 10S QS AH"), "2H shown in two places"),
+        (lambda: layout(piles="5S 8H"), "5S shown in two places"),
+        (lambda: RoundLaidOut(0.0, {"A": ["2H", "5S", "9D", "JC", "KH"], "B": ["2H", "6D", "10S", "QS", "AH"]}),
+         "2H shown in two places"),
+    ],
+)
+def test_a_layout_showing_a_card_twice_is_taken_as_seen_with_a_notice(make, note):
+    engine = RulesEngine(CAMERA)
+    events = engine.observe(make())
+    assert "round_start" in kinds(events) and note in notices(events)
+    with pytest.raises(ObservationError, match="shown in two places"):
+        RulesEngine().observe(make())
+
+
+def test_a_new_round_with_a_card_on_a_slot_its_count_leaves_empty_counts_it_with_a_notice():
+    def laid_out():
+        return RoundLaidOut(0.0, {"A": ["2H", "5S", "9D", "JC", "KH"], "B": ["3C", "6D", "10S", "QS", "AH"]},
+                            stock_counts={"A": [1, 2, 3, 4, 0], "B": [1, 2, 3, 4, 5]}, spit_counts={"A": 11, "B": 11})
+    engine = RulesEngine(CAMERA)
+    events = engine.observe(laid_out())
+    assert "stock A4 shows KH where the deal leaves it empty; counted 1 card" in notices(events)
+    assert engine.state.players["A"].stocks[4].count == 1
+    with pytest.raises(ObservationError, match="leave it empty"):
+        RulesEngine().observe(laid_out())
+
+
+# ---- a spit pile whose top is unknown -------------------------------------------------------------------
+
+
+def _unknown_top(unknown=(0,), pile_tops=(None, "8H"), config=CAMERA):
+    base = layout()
+    seen = LayoutSeen(0.0, base.stock_tops, base.stock_counts, base.spit_counts, list(pile_tops), unknown_piles=unknown)
+    return RulesEngine(config), seen
+
+
+@pytest.mark.parametrize("config", [CAMERA, RulesConfig()], ids=["camera", "strict"])
+@pytest.mark.parametrize(
+    "unknown, pile_tops, landings, expected",
+    [
+        ((0,), (None, "8H"), [("A", 0, "KH"), ("B", 0, "AH"), ("A", 0, "9D")],
+         [("A", 0, "KH", None, True), ("B", 0, "AH", "KH", True), ("A", 0, "9D", "AH", False)]),
+        ((0, 1), (None, None), [("B", 1, "3C"), ("A", 1, "2H")],
+         [("B", 1, "3C", None, True), ("A", 1, "2H", "3C", True)]),
+        ((1,), ("4C", None), [("A", 0, "5S"), ("B", 1, "QS")], [("A", 0, "5S", "4C", True), ("B", 1, "QS", None, True)]),
+    ],
+)
+def test_a_layout_with_an_unknown_pile_top_takes_the_first_card_there_as_its_legal_top(config, unknown, pile_tops, landings, expected):
+    engine, seen = _unknown_top(unknown, pile_tops, config)
+    events = engine.observe(seen)
+    assert engine.state.spit_piles_in_use == 2
+    assert "could not be read" in notices(events)
+    for t, (player, pile, card) in enumerate(landings, start=1):
+        events += engine.observe(CardLanded(float(t), player, pile, card))
+    assert plays(events) == expected
+    assert "was not known" in notices(events)
+
+
+def test_no_stall_is_ruled_while_a_pile_top_is_unknown():
+    # no stock top fits 8H, but pile 0 could take anything; once QH lies there nothing fits
+    base = layout(a="QH 5S 5D 5C 4H", b="3C 5H 2S 4S 4D")
+    seen = LayoutSeen(0.0, base.stock_tops, base.stock_counts, base.spit_counts, [None, "8H"], unknown_piles=[0])
+    engine = RulesEngine(CAMERA)
+    assert "stall" not in kinds(engine.observe(seen))
+    events = engine.observe(CardLanded(1.0, "A", 0, "QH"))
+    assert kinds(events)[-1] == "stall"  # now every top is known and nothing fits
+
+
+@pytest.mark.parametrize(
+    "unknown, pile_tops, message",
+    [
+        ((0,), ("4C", None), "listed in unknown_piles but shows 4C"),
+        ((), (None, "8H"), "list it in unknown_piles"),
+        ((2,), ("4C", None), "unknown_piles must list"),
+        ("0", ("4C", None), "unknown_piles must list"),
+    ],
+)
+def test_unknown_piles_are_checked(unknown, pile_tops, message):
+    base = layout()
+    with pytest.raises(ObservationError, match=message):
+        LayoutSeen(0.0, base.stock_tops, base.stock_counts, base.spit_counts, list(pile_tops), unknown_piles=unknown)
+
+
+# ---- the switch ----------------------------------------------------------------------------------------
+
+
+def test_camera_tolerance_is_off_by_default_and_for_camera_turns_on_every_camera_switch():
+    assert RulesConfig().camera_tolerant is False
+    camera = RulesConfig(touch_too_close_ms=17.0).for_camera()
+    assert (camera.camera_tolerant, camera.resync_misread_cards, camera.on_impossible) == (True, True, "notice")
+    assert camera.touch_too_close_ms == 17.0
+    with pytest.raises(Exception, match="camera_tolerant must be true or false"):
+        RulesConfig(camera_tolerant="yes")

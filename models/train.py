@@ -235,6 +235,8 @@ def train_detector(data_yaml: pathlib.Path, *, name: str, epochs: int, image_siz
             arguments["time"] = hours
         if lr:
             arguments.update(lr0=lr, optimizer="AdamW", warmup_epochs=0)
+        if start_from:
+            arguments["pretrained"] = True  # keep the loaded weights (pretrained=False would start afresh)
         model.train(**arguments)
     return _run_dir(name) / "weights" / "best.pt"
 

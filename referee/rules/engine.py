@@ -161,23 +161,39 @@ class RulesEngine(PlayRules):
         settlement_due = self._phase is GamePhase.ROUND_OVER
         if settlement_due:
             pending = self._settlement()
-            if pending.winner:
+            if pending.winner and self.config.camera_tolerant:
+                # the players lay out again, so the game went on: the slaps were not seen as they were
+                settlement_due = False
+                events.append(self._event(
+                    EventType.NOTICE, obs,
+                    message=f"round {self._round} was not settled as seen (it would have ended the game); new layout taken as seen",
+                ))
+            elif pending.winner:
                 raise ObservationError(
                     f"{describe(obs)}: round {self._round} still waits for its slaps, and settling it ends the game"
                 )
             cards = pending.cards
         elif self._phase is not GamePhase.WAITING_FOR_LAYOUT:
-            if not (obs.stock_counts and obs.spit_counts):
+            if not (obs.stock_counts and obs.spit_counts) and self.config.camera_tolerant:
+                # the end of the round was missed: the cards each player holds as best known (each takes the
+                # pile a round with no slaps seen gives them)
+                cards = self._settlement().cards
+                events.append(self._event(
+                    EventType.NOTICE, obs,
+                    message=f"the end of round {self._round} was not seen; new layout taken as seen, with counts as best known",
+                ))
+            elif not (obs.stock_counts and obs.spit_counts):
                 raise ObservationError(
                     f"{describe(obs)}: round {self._round} is still being played ({self._phase.value}); "
                     "a new layout can only follow the end of a round (give stock_counts and spit_counts to start "
                     "a new round anyway)"
                 )
-            # the end of the round was missed: take the new layout as seen, with its counts
-            cards = {p: sum(obs.stock_counts[p]) + obs.spit_counts[p] for p in PLAYERS}
-            events.append(self._event(
-                EventType.NOTICE, obs, message=f"the end of round {self._round} was not seen; new layout taken as seen"
-            ))
+            else:
+                # the end of the round was missed: take the new layout as seen, with its counts
+                cards = {p: sum(obs.stock_counts[p]) + obs.spit_counts[p] for p in PLAYERS}
+                events.append(self._event(
+                    EventType.NOTICE, obs, message=f"the end of round {self._round} was not seen; new layout taken as seen"
+                ))
         plan = {player: self._planned_layout(obs, player, cards[player]) for player in PLAYERS}
         tops = [card for player in PLAYERS for card in obs.stock_tops[player] if card is not None]
         self._check_duplicates(obs, tops)

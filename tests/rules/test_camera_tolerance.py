@@ -219,3 +219,19 @@ def test_camera_tolerance_is_off_by_default_and_for_camera_turns_on_every_camera
     assert camera.touch_too_close_ms == 17.0
     with pytest.raises(Exception, match="camera_tolerant must be true or false"):
         RulesConfig(camera_tolerant="yes")
+
+
+def test_a_new_layout_in_the_middle_of_a_round_starts_the_next_round_with_counts_as_best_known():
+    def laid_out():
+        return RoundLaidOut(5.0, {"A": ["2H", "5S", "9D", "JC", "KH"], "B": ["3C", "6D", "10S", "QS", "AH"]})
+    engine = table(a="2H 5S 9D JC KH", b="3C 6D 10S QS AH", piles="4C 8H", config=CAMERA)
+    engine.observe(CardLanded(1.0, "A", 0, "5S"))
+    events = engine.observe(laid_out())
+    assert "the end of round 1 was not seen" in notices(events)
+    assert of_type(events, "round_start")[0]["round"] == 2 and engine.state.phase is GamePhase.LAID_OUT
+    # A kept 4 stock + 10 spit cards and is given pile 0 (2 cards); B kept 5 + 10 and pile 1 (1 card)
+    assert {p: engine.state.players[p].cards for p in "AB"} == {"A": 16, "B": 16}
+    strict = table(a="2H 5S 9D JC KH", b="3C 6D 10S QS AH", piles="4C 8H")
+    strict.observe(CardLanded(1.0, "A", 0, "5S"))
+    with pytest.raises(ObservationError, match="still being played"):
+        strict.observe(laid_out())

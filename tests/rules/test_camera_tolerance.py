@@ -235,3 +235,14 @@ def test_a_new_layout_in_the_middle_of_a_round_starts_the_next_round_with_counts
     strict.observe(CardLanded(1.0, "A", 0, "5S"))
     with pytest.raises(ObservationError, match="still being played"):
         strict.observe(laid_out())
+
+
+def test_a_spit_seen_from_a_player_counted_out_of_spit_cards_is_ruled_with_a_notice():
+    stalled = dict(a="2H 5S 5D 5C 4H", b="3C 5H 2S 4S 4D", piles="QH 8H")
+    engine = table(**stalled, spit=(0, 3), config=CAMERA)
+    events = engine.observe(SpitTurned(1.0, "A", 0, "7S"))
+    assert [str(e["card"]) for e in of_type(events, "spit")] == ["7S"]
+    assert "A had no spit cards left by the engine's count" in notices(events)
+    assert engine.state.players["A"].spit_count == 0
+    with pytest.raises(ObservationError, match="no spit cards left"):
+        table(**stalled, spit=(0, 3)).observe(SpitTurned(1.0, "A", 0, "7S"))

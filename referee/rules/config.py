@@ -62,11 +62,11 @@ class RulesConfig:
     #: a card landing before any layout was seen starts a round taken up blind (counts from the deal, every
     #: top unknown); a card that is no known stock top is still ruled as a play (player from the
     #: observation, else the best guess; the stock it left is guessed, or no count changes); a card name
-    #: already seen this round is ruled anyway (one of the two readings is wrong); a spit by a player counted
-    #: out of spit cards is ruled; a layout showing a card
-    #: twice, a card on a slot its count says is empty, or a new layout in mid-round, is taken as seen. False (the simulator's exact
-    #: replay) = these observations are impossible (see `on_impossible`). Either way a spit pile whose top
-    #: is unknown (LayoutSeen.unknown_piles) takes its first card as legal, with a notice.
+    #: already seen this round is ruled anyway (one of the two readings is wrong); a spit by a player
+    #: counted out of spit cards is ruled; a layout showing a card twice, a card on a slot its count says
+    #: is empty, or a new layout in mid-round is taken as seen. False (the simulator's exact replay) =
+    #: these observations are impossible (see `on_impossible`). Either way a spit pile whose top is
+    #: unknown (LayoutSeen.unknown_piles) takes its first card as legal, with a notice.
     camera_tolerant: bool = False
 
     def __post_init__(self) -> None:

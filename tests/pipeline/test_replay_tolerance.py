@@ -1,0 +1,54 @@
+"""End to end: a drawn mid-game clip refereed through a namer that misreads one card.
+
+Before camera tolerance, each of these misreadings lost every ruling of the clip.
+"""
+
+import pytest
+
+from referee.pipeline.run import replay
+from referee.rules.cards import Card
+from referee.rules.events import EventType, read_event_log
+from tests.piles.drawn_table import ColourNamer
+from tests.pipeline.drawn_games import PLAYS, write_mid_game
+
+
+class MisreadingNamer(ColourNamer):
+    """The colour namer, but one card is always read as another (or not read: None)."""
+
+    def __init__(self, card: str, read_as: str | None) -> None:
+        super().__init__()
+        self.card, self.read_as = Card.parse(card), read_as and Card.parse(read_as)
+
+    def name_top_card(self, image):
+        card, confidence = super().name_top_card(image)
+        if card == self.card:
+            return self.read_as, (confidence if self.read_as else 0.0)
+        return card, confidence
+
+
+@pytest.fixture(scope="module")
+def clip(tmp_path_factory):
+    return write_mid_game(tmp_path_factory.mktemp("misread_clip"))
+
+
+@pytest.mark.parametrize(
+    "card, read_as, notice",
+    [
+        ("5H", None, "could not be read"),          # spit pile 0's top unreadable at the start
+        ("4S", "2C", "2C shown in two places"),     # a stock top misread as a card shown elsewhere
+        ("10H", "JH", "JH shown in two places"),    # a card that is played read as another that is played
+    ],
+    ids=["pile_top_unreadable", "layout_duplicate", "duplicate_play"],
+)
+def test_one_misread_card_does_not_lose_the_clips_rulings(clip, tmp_path, card, read_as, notice):
+    video, calibration = clip
+    replay(video, calibration, tmp_path / "events.jsonl", namer=MisreadingNamer(card, read_as))
+    events = read_event_log(str(tmp_path / "events.jsonl"))
+    plays = [e for e in events if e.type is EventType.PLAY]
+    renamed = {card: read_as} if read_as else {}
+    assert [(e["player"], str(e["card"]), e["pile"]) for e in plays] == \
+        [(player, renamed.get(name, name), pile) for player, name, _, pile, _, _ in PLAYS]
+    assert all(abs(e.t - truth[4]) < 1 / 30 for e, truth in zip(plays, PLAYS))
+    if card in ("5H", "4S"):  # the misreading changes no legality: every ruling is the truth's
+        assert [e["legal"] for e in plays] == [truth[5] for truth in PLAYS]
+    assert notice in " | ".join(e["message"] for e in events if e.type is EventType.NOTICE)

@@ -62,7 +62,9 @@ def _observation(data, engine, deck, t):
 def test_a_refused_observation_leaves_the_state_unchanged_and_the_same_observations_give_the_same_events(data):
     deck = data.draw(st.permutations(full_deck()))
     layout = _layout(data, deck)
-    config = data.draw(st.sampled_from([RulesConfig(), RulesConfig(resync_misread_cards=True, illegal_card="returned")]))
+    config = data.draw(st.sampled_from([
+        RulesConfig(), RulesConfig(resync_misread_cards=True, illegal_card="returned"), RulesConfig(camera_tolerant=True),
+    ]))
     engine = RulesEngine(config)
     try:
         engine.observe(layout)
@@ -99,6 +101,30 @@ def test_with_notices_the_engine_never_raises_on_a_stream_of_nonsense(data):
         engine.observe(_observation(data, engine, deck, max(t, 0.0)))
         if engine.state.winner:
             break
+    times = [event.t for event in engine.events]
+    assert times == sorted(times)
+
+
+@settings(max_examples=80, deadline=None)
+@given(st.data())
+def test_a_camera_tolerant_engine_rules_every_card_seen_landing_as_a_play(data):
+    deck = data.draw(st.permutations(full_deck()))
+    engine = RulesEngine(RulesConfig().for_camera())
+    start = data.draw(st.sampled_from(["blind", "layout", "unknown_top"]))
+    if start != "blind":
+        layout = _layout(data, deck)
+        if start == "unknown_top":
+            layout = LayoutSeen(0.0, layout.stock_tops, layout.stock_counts, layout.spit_counts,
+                                [None, layout.pile_tops[1]], unknown_piles=[0])
+        engine.observe(layout)
+    t = 0.0
+    for _ in range(data.draw(st.integers(1, 30))):
+        t += data.draw(st.sampled_from([0.0, 0.004, 0.3, 1.0]))
+        observation = _observation(data, engine, deck, t)
+        over = engine.state.winner is not None or engine.state.phase.value == "game_over"
+        events = engine.observe(observation)
+        if isinstance(observation, CardLanded) and not over:
+            assert len(of_type(events, "play")) == 1, events
     times = [event.t for event in engine.events]
     assert times == sorted(times)
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import sys
 import pathlib
 from typing import Protocol, runtime_checkable
 
@@ -48,7 +49,11 @@ def default_models_dir() -> pathlib.Path:
     override = os.environ.get("REFEREE_MODELS_DIR")
     if override:
         return pathlib.Path(override)
-    return pathlib.Path(__file__).resolve().parents[2] / "models"
+    source_tree = pathlib.Path(__file__).resolve().parents[2] / "models"
+    if (source_tree / DETECTOR_FILE).exists():
+        return source_tree
+    installed = pathlib.Path(sys.prefix) / "share" / "spit-referee" / "models"  # `pip install .` puts them here
+    return installed if (installed / DETECTOR_FILE).exists() else source_tree
 
 
 def load_recogniser(models_dir: pathlib.Path | str | None = None) -> "OnnxCardRecogniser":

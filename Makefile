@@ -5,7 +5,7 @@ TRAIN_VENV ?= .venv-train
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test firmware models models-quick benchmarks clean
+.PHONY: demo test test-train firmware models models-quick benchmarks clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -27,6 +27,10 @@ $(TRAIN_VENV)/.installed: pyproject.toml
 	$(TRAIN_VENV)/bin/python -m pip install -q --upgrade pip
 	$(TRAIN_VENV)/bin/python -m pip install -q -e '.[train,test]'
 	touch $@
+
+# The training path for real: ultralytics' --quick training and export, ONNX-vs-torch agreement, dataset checks.
+test-train: $(TRAIN_VENV)/.installed
+	$(TRAIN_VENV)/bin/python -m pytest -q tests/models tests/synth/test_dataset.py
 
 models: $(TRAIN_VENV)/.installed
 	$(TRAIN_VENV)/bin/python -m models.train

@@ -30,6 +30,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
 def run(args: argparse.Namespace) -> int:
     from referee.capture import KeepUp, Recorder, open_live_source
     from referee.pipeline.board_link import open_board_link
+    from referee.pipeline.drift_watch import DriftWatch
     from referee.pipeline.calibration_input import load_calibration
     from referee.pipeline.run import build_session, load_namer
     from referee.report.page import describe
@@ -58,6 +59,7 @@ def run(args: argparse.Namespace) -> int:
         writer = EventLogWriter(str(events_path))
         session.writer = writer
         recorder = Recorder(args.record, fps=source.fps) if args.record else None
+        drift_watch = DriftWatch(calibration)
         print(f"refereeing camera {args.camera} ({width}x{height} at {source.fps:.0f} fps); Ctrl-C to stop", file=sys.stderr)
         started = time.monotonic()
         seen_notices = 0
@@ -67,6 +69,10 @@ def run(args: argparse.Namespace) -> int:
                 recorder.write(frame)
             fresh = source.notices[seen_notices:]
             seen_notices = len(source.notices)
+            moved = drift_watch.check(frame)
+            if moved is not None:
+                print(f"warning: {moved.message}", file=sys.stderr)
+                fresh = [*fresh, moved]
             session.process(frame, fresh)
             count += 1
             if args.seconds is not None and time.monotonic() - started >= args.seconds:

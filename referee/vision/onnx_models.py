@@ -21,6 +21,15 @@ os.environ.setdefault("ORT_DISABLE_TELEMETRY", "1")
 SESSION_THREADS = 2
 
 
+def _load(path: pathlib.Path, *, default_size: int):
+    """Opens a shipped model: (path, session, class names, its input, its square input size)."""
+    path = pathlib.Path(path)
+    session = open_session(path)
+    metadata = _metadata(session, path)
+    model_input = session.get_inputs()[0]
+    return path, session, _class_names(metadata, path), model_input, _image_size(model_input.shape, metadata, default=default_size)
+
+
 def open_session(path: pathlib.Path):
     """An onnxruntime session for `path`, or a ModelError saying what is wrong with the file."""
     import onnxruntime
@@ -73,13 +82,8 @@ class CardDetector:
     """
 
     def __init__(self, path: pathlib.Path, *, confidence_threshold: float = 0.35, overlap_threshold: float = 0.5) -> None:
-        self.path = pathlib.Path(path)
-        self.session = open_session(self.path)
-        metadata = _metadata(self.session, self.path)
-        self.names = _class_names(metadata, self.path)
-        model_input = self.session.get_inputs()[0]
+        self.path, self.session, self.names, model_input, self.image_size = _load(path, default_size=320)
         self.input_name = model_input.name
-        self.image_size = _image_size(model_input.shape, metadata, default=320)
         self.confidence_threshold = confidence_threshold
         self.overlap_threshold = overlap_threshold
 
@@ -122,13 +126,8 @@ class IndexClassifier:
     NONE = "none"
 
     def __init__(self, path: pathlib.Path) -> None:
-        self.path = pathlib.Path(path)
-        self.session = open_session(self.path)
-        metadata = _metadata(self.session, self.path)
-        self.names = _class_names(metadata, self.path)
-        model_input = self.session.get_inputs()[0]
+        self.path, self.session, self.names, model_input, self.image_size = _load(path, default_size=64)
         self.input_name = model_input.name
-        self.image_size = _image_size(model_input.shape, metadata, default=64)
         self.fixed_batch = model_input.shape[0] if isinstance(model_input.shape[0], int) else None
 
     def prepare(self, crops: list[np.ndarray]) -> np.ndarray:

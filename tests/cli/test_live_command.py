@@ -38,11 +38,15 @@ def test_live_referees_a_stream_drives_the_board_and_records_it(stream, fakes, t
     plays = [e for e in logged if e.type is EventType.PLAY]
     truth = [("A", "6S", True), ("B", "10H", True), ("A", "JH", True), ("B", "7D", True), ("A", "KD", False)]
     skipped = [e for e in logged if e.type is EventType.NOTICE and e.get("kind") == "skipped"]
-    if not skipped:  # the machine kept up with the camera: every play is ruled as on replay
+    # The test's ColourNamer reads cards by their printed colour, and the stream is JPEG: now and then
+    # it takes 10H for JH, and the referee then says one of the two readings is wrong (a notice).
+    doubted = [e for e in logged if e.type is EventType.NOTICE and "reading" in str(e.get("message", ""))]
+    if not skipped and not doubted:  # kept up and read every card: every play is ruled as on replay
         assert [(e["player"], e["card"], e["legal"]) for e in plays] == truth
-    else:  # a loaded machine skipped frames, and said so; the plays it did see are still right
-        assert "skipped" in out.err
+    else:  # frames skipped (and said so) or a card misread (and said so): what was seen is still ruled
+        assert not skipped or "skipped" in out.err
         assert len(plays) >= 3 and {e["card"] for e in plays} <= {card for _, card, _ in truth}
+        assert plays[0]["card"] == "6S" and plays[-1]["card"] == "KD" and not plays[-1]["legal"]
     for event in plays:  # rulings printed as they are made
         assert f"plays {event['card']} on {event['on']} (pile {event['pile']})" in out.out
     commands = [command[0] for command in fakes.commands]

@@ -17,6 +17,7 @@ import numpy as np
 from referee.capture.frames import Frame, Notice
 from referee.capture.gaps import GapDetector
 from referee.capture.mjpeg import read_mjpeg_jpegs
+from referee.capture.video_file import read_picture
 from referee.errors import VideoError
 
 
@@ -71,11 +72,8 @@ class OpenCvLiveSource(_ClockedSource):
 
     def _pictures(self) -> Iterator[np.ndarray]:
         while True:
-            try:
-                ok, image = self._capture.read()
-            except cv2.error:
-                ok, image = False, None
-            if not ok or image is None:
+            image = read_picture(self._capture)
+            if image is None:
                 return
             yield image
 

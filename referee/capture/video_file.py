@@ -32,6 +32,16 @@ def read_sidecar(path: pathlib.Path) -> list[float] | None:
     return times
 
 
+
+def read_picture(capture: "cv2.VideoCapture"):
+    """The next picture from an OpenCV capture, or None at the end or on a decoding error
+    (a damaged file or a dropped stream ends the frames; it never raises)."""
+    try:
+        ok, image = capture.read()
+    except cv2.error:
+        return None
+    return image if ok and image is not None else None
+
 class VideoFileSource:
     """Reads a video file to its end. A truncated or corrupt tail ends the footage with one warning.
 
@@ -62,11 +72,8 @@ class VideoFileSource:
         last_t = 0.0
         first_ms: float | None = None
         while True:
-            try:
-                ok, image = self._capture.read()
-            except cv2.error:
-                ok, image = False, None
-            if not ok or image is None:
+            image = read_picture(self._capture)
+            if image is None:
                 break
             if self.sidecar is not None and index < len(self.sidecar):
                 t = self.sidecar[index] - self.sidecar[0]

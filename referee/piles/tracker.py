@@ -43,6 +43,8 @@ START_WAIT_SECONDS = 1.0
 #: which card left (the stock row is seen again when the hand has gone back over it). Without one,
 #: and with no card read as the hand left, it was a hand passing over the pile, not a play.
 RESOLVE_SECONDS = 0.9
+#: A hand touching one pile this close in time (s) to laying a card on the other was reaching across.
+PASSING_SECONDS = 0.35
 
 
 class TableTracker:
@@ -73,6 +75,7 @@ class TableTracker:
         self._first_t: float | None = None
         self._unresolved: list[tuple[Arrival, float]] = []   # (arrival with a guessed card, deadline t)
         self._departures: list[tuple[str, float, Card]] = []  # (player, t, card) recently gone from a stock
+        self._arrivals: list[tuple[str, int, float]] = []     # (player, pile, touch t) of recent seen arrivals
 
     # ---------------------------------------------------------------------------------------------
     def _bare_strips(self, view: np.ndarray) -> list[np.ndarray]:
@@ -149,6 +152,8 @@ class TableTracker:
         # a card that left a stock and is now seen on top of a pile is explained by that pile's arrival
         self._departures = [d for d in self._departures if d[2] not in on_piles]
         for arrival, deadline in self._unresolved:
+            if self._passing(arrival):
+                continue
             match = next((d for d in self._departures
                           if d[0] == arrival.player and arrival.t - 0.2 <= d[1] <= arrival.t + RESOLVE_SECONDS), None)
             if match is not None:
@@ -162,6 +167,12 @@ class TableTracker:
         self._unresolved = keep
         self._departures = [d for d in self._departures if d[1] >= now - 3.0]
         return out
+
+    def _passing(self, arrival: Arrival) -> bool:
+        """The same hand put a card on the other pile at about the same time: it was reaching across
+        this pile (an arm over the left pile on its way to the right one), not laying a card here."""
+        return any(player == arrival.player and pile != arrival.pile and abs(t - arrival.t) <= PASSING_SECONDS
+                   for player, pile, t in self._arrivals)
 
     # ---------------------------------------------------------------------------------------------
     def _read(self, place: Place, image: np.ndarray) -> Reading:
@@ -202,7 +213,10 @@ class TableTracker:
     def _pile_change(self, place: Place, change: PlaceChange, frame: Frame) -> list[Sighting]:
         visits = sorted((visit for visit in change.visits if visit.touch is not None), key=lambda visit: visit.touch.t)
         previous = self.readings[place]
-        reading = self._read(place, frame.image) if change.changed else previous
+        # a card laid square on a like card (6C on 7S) changes few pixels: a hand that touched the pile is
+        # reason enough to read it again
+        touched = change.changed or any(visit.card_seen or visit.frames_in_contact for visit in change.visits)
+        reading = self._read(place, frame.image) if touched else previous
         self.readings[place] = reading
         new_card = reading.card is not None and reading.card != previous.card
         if not new_card:
@@ -221,6 +235,8 @@ class TableTracker:
             if number == owner:
                 out.append(Arrival(visit.touch.t, visit.touch.frame, place.index, visit.player, reading.card,
                                    visit.touch.error, reading.confidence))
+                self._arrivals = [item for item in self._arrivals if item[2] >= visit.touch.t - 3.0]
+                self._arrivals.append((visit.player, place.index, visit.touch.t))
                 continue
             # covered by a later card: the card is the one that left this player's stock
             card, confidence = self._snapshot_card(visit)

@@ -17,7 +17,7 @@ from referee.piles.reading import Reading
 from referee.piles.sightings import Arrival, LayoutRead, PileTouched, Sighting, StockSeen, TableCleared
 from referee.rules.cards import Card
 from referee.rules.observations import (
-    CardLanded, LayoutSeen, RoundLaidOut, Slap, SixthStock, SpitTurned, StockMoved, StockTurnedUp,
+    CardLanded, CardTakenBack, LayoutSeen, RoundLaidOut, Slap, SixthStock, SpitTurned, StockMoved, StockTurnedUp,
 )
 from referee.rules.state import EngineState, GamePhase, same_card
 
@@ -31,6 +31,8 @@ class Translator:
         # per player: stock slots in the order their top was last played (latest last)
         self._played_from: dict[str, list[int]] = {player: [] for player in PLAYERS}
         self._spat: set[str] = set()  # players who have spit since spits were last due
+        # per spit pile: the tops it showed before each card the referee saw land (latest last)
+        self._under: dict[int, list[Card | None]] = {0: [], 1: []}
 
     def translate(self, sighting: Sighting, state: EngineState) -> tuple[list[object], str | None]:
         """Observations for the engine, and a note for the log when a sighting cannot be used."""
@@ -56,6 +58,7 @@ class Translator:
             if all(reading.empty for row in sighting.stocks.values() for reading in row):
                 return [], None  # a bare table: wait for a layout
             self._played_from = {player: [] for player in PLAYERS}
+            self._under = {0: [], 1: []}
             return [RoundLaidOut(sighting.t, tops, frame=sighting.frame)], None
         if not sighting.first:
             return [], "new layout seen with cards already on the spit piles; ignored"
@@ -74,9 +77,31 @@ class Translator:
         return [observation], note
 
     def _arrival(self, sighting: Arrival, state: EngineState):
+        observations, note = self._arrival_observations(sighting, state)
+        for observation in observations:
+            if isinstance(observation, (CardLanded, SpitTurned)):
+                self._under[sighting.pile].append(state.pile_tops[sighting.pile])
+                del self._under[sighting.pile][:-8]
+        return observations, note
+
+    def _taken_back(self, sighting: Arrival, state: EngineState) -> CardTakenBack | None:
+        """The pile shows again the card that lay under its top: the top was lifted off (a take-back),
+        since a card already under a spit pile cannot be played a second time."""
+        under, top = self._under[sighting.pile], state.pile_tops[sighting.pile]
+        if not under or under[-1] is None or top is None or not same_card(under[-1], sighting.card):
+            return None
+        if state.phase not in (GamePhase.PLAYING, GamePhase.STALLED, GamePhase.ROUND_OVER):
+            return None
+        under.pop()
+        return CardTakenBack(sighting.t, None, sighting.pile, top, frame=sighting.frame)
+
+    def _arrival_observations(self, sighting: Arrival, state: EngineState):
         if sighting.card is None:
             return [], f"a card landed on spit pile {sighting.pile} at t={sighting.t:.3f}s but could not be read"
         card = sighting.card
+        taken_back = self._taken_back(sighting, state)
+        if taken_back is not None:
+            return [taken_back], None
         spits_due = state.phase in (GamePhase.LAID_OUT, GamePhase.STALLED)
         candidates = [sighting.player] if sighting.player else list(PLAYERS)
         owners = [(player, slot) for player in candidates for slot, stock in enumerate(state.players[player].stocks)

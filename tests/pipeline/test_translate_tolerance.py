@@ -144,3 +144,21 @@ def test_the_session_rules_camera_input_with_a_camera_tolerant_engine():
     strict = RulesEngine(RulesConfig())
     RefereeSession(ScriptedTracker({}), strict, None, camera=False)
     assert not strict.config.camera_tolerant
+
+
+def test_a_pile_showing_again_the_card_under_its_top_is_a_take_back_not_a_play():
+    # A plays 9D on 8H (legal), then 5S on 9D (illegal), lifts 5S off: the pile shows 9D again
+    sightings = [layout_read((card("8H"), card("KC"))),
+                 arrival(1.0, 0, "A", "9D"), arrival(2.0, 0, "A", "5S"), arrival(2.6, 0, "A", "9D")]
+    events, observations, engine = referee(sightings)
+    assert plays(events) == [("A", 0, "9D", "8H", True), ("A", 0, "5S", "9D", False)]
+    violations = [(e["player"], e["kind"]) for kind, e in events if kind == "violation"]
+    assert violations == [("A", "take_back")]
+    assert engine.state.pile_tops[0] == Card.parse("9D")
+    assert Card.parse("5S") in [stock.top for stock in engine.state.players["A"].stocks]
+
+
+def test_a_card_under_the_other_pile_is_not_taken_for_a_take_back():
+    sightings = [layout_read((card("8H"), card("KC"))), arrival(1.0, 0, "A", "9D"), arrival(2.0, 1, "B", "8H")]
+    events, _, _ = referee(sightings)
+    assert not [e for kind, e in events if kind == "violation"]

@@ -68,13 +68,15 @@ def _augment(batch, generator):
 
 
 def train(train_data: tuple[np.ndarray, np.ndarray], val_data: tuple[np.ndarray, np.ndarray], names: list[str], *, epochs: int, out: pathlib.Path,
-          threads: int = 2, batch_size: int = 128, learning_rate: float = 3e-3, start_from: pathlib.Path | None = None, log=print) -> dict:
+          threads: int = 2, batch_size: int = 128, learning_rate: float = 3e-3, start_from: pathlib.Path | None = None, log=print,
+          model=None, label: str = "index-net") -> dict:
+    """Trains `model` (default: a fresh IndexNet) on uint8 NCHW images; `label` names it in the log."""
     import torch
 
     torch.set_num_threads(threads)
     torch.manual_seed(0)
     generator = torch.Generator().manual_seed(0)
-    model = build(len(names))
+    model = model if model is not None else build(len(names))
     if start_from is not None and start_from.exists():
         model.load_state_dict(torch.load(start_from, map_location="cpu"))
     images, labels = torch.from_numpy(train_data[0]), torch.from_numpy(train_data[1])
@@ -101,7 +103,7 @@ def train(train_data: tuple[np.ndarray, np.ndarray], val_data: tuple[np.ndarray,
             seen += len(pick)
         accuracy = evaluate(model, val_images, val_labels)
         history.append({"epoch": epoch + 1, "train_loss": total / max(seen, 1), "val_top1": accuracy, "seconds": round(time.time() - started, 1)})
-        log(f"index-net epoch {epoch + 1}/{epochs}: loss {total / max(seen, 1):.3f} val top-1 {accuracy:.4f} ({time.time() - started:.0f} s)")
+        log(f"{label} epoch {epoch + 1}/{epochs}: loss {total / max(seen, 1):.3f} val top-1 {accuracy:.4f} ({time.time() - started:.0f} s)")
         out.mkdir(parents=True, exist_ok=True)
         torch.save(model.state_dict(), out / "last.pt")
     (out / "history.json").write_text(json.dumps(history, indent=1))
@@ -119,19 +121,21 @@ def evaluate(model, images, labels) -> float:
     return right / max(len(images), 1)
 
 
-def export(model, names: list[str], target: pathlib.Path, image_size: int = IMAGE_SIZE) -> pathlib.Path:
-    """ONNX with a softmax output and ultralytics-style metadata; dynamic batch."""
+def export(model, names: list[str], target: pathlib.Path, image_size: int | tuple[int, int] = IMAGE_SIZE,
+           description: str = "IndexNet: card corner-index classifier (52 cards + none), referee models/index_net.py") -> pathlib.Path:
+    """ONNX with a softmax output and ultralytics-style metadata (`imgsz` as [height, width]); dynamic batch."""
     import onnx
     import torch
 
+    height, width = (image_size, image_size) if isinstance(image_size, int) else image_size
     wrapped = torch.nn.Sequential(model, torch.nn.Softmax(dim=1)).eval()
     target.parent.mkdir(parents=True, exist_ok=True)
-    dummy = torch.zeros(1, 3, image_size, image_size)
+    dummy = torch.zeros(1, 3, height, width)
     torch.onnx.export(wrapped, dummy, str(target), input_names=["images"], output_names=["output0"], opset_version=17,
                       dynamic_axes={"images": {0: "batch"}, "output0": {0: "batch"}}, dynamo=False)
     graph = onnx.load(str(target))
-    for key, value in (("names", repr(dict(enumerate(names)))), ("imgsz", repr([image_size, image_size])), ("task", "classify"),
-                       ("description", "IndexNet: card corner-index classifier (52 cards + none), referee models/index_net.py")):
+    for key, value in (("names", repr(dict(enumerate(names)))), ("imgsz", repr([height, width])), ("task", "classify"),
+                       ("description", description)):
         entry = graph.metadata_props.add()
         entry.key, entry.value = key, value
     onnx.save(graph, str(target))

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import json
 import pathlib
+import queue
 import sys
+import threading
 from typing import Iterator
 
 import cv2
@@ -42,6 +44,43 @@ def read_picture(capture: "cv2.VideoCapture"):
         return None
     return image if ok and image is not None else None
 
+
+#: Frames decoded ahead of the referee. Decoding runs in its own thread (OpenCV releases the GIL), so
+#: on two cores it overlaps the tracking instead of adding to it.
+READ_AHEAD = 8
+
+
+def read_ahead(capture: "cv2.VideoCapture", depth: int = READ_AHEAD) -> Iterator[tuple[object, float]]:
+    """(picture, position ms) pairs in order, decoded by a helper thread; stops at the end or at an error."""
+    pictures: queue.Queue = queue.Queue(maxsize=depth)
+    stop = threading.Event()
+
+    def decode() -> None:
+        while not stop.is_set():
+            image = read_picture(capture)
+            item = None if image is None else (image, capture.get(cv2.CAP_PROP_POS_MSEC))
+            while not stop.is_set():
+                try:
+                    pictures.put(item, timeout=0.1)
+                    break
+                except queue.Full:
+                    continue
+            if item is None:
+                return
+
+    worker = threading.Thread(target=decode, name="video-decode", daemon=True)
+    worker.start()
+    try:
+        while True:
+            item = pictures.get()
+            if item is None:
+                return
+            yield item
+    finally:
+        stop.set()
+        worker.join(timeout=2.0)
+
+
 class VideoFileSource:
     """Reads a video file to its end. A truncated or corrupt tail ends the footage with one warning.
 
@@ -71,14 +110,10 @@ class VideoFileSource:
         index = 0
         last_t = 0.0
         first_ms: float | None = None
-        while True:
-            image = read_picture(self._capture)
-            if image is None:
-                break
+        for image, position_ms in read_ahead(self._capture):
             if self.sidecar is not None and index < len(self.sidecar):
                 t = self.sidecar[index] - self.sidecar[0]
             else:
-                position_ms = self._capture.get(cv2.CAP_PROP_POS_MSEC)
                 if first_ms is None:
                     first_ms = position_ms
                 t = (position_ms - first_ms) / 1000.0

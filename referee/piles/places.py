@@ -283,6 +283,15 @@ class PlaceTracker:
             count += 1
         return count
 
+    def nearest_front(self, visit: Visit, outline: np.ndarray) -> float:
+        """Closest (mm) the front of this visit's hand came to the middle of `outline`: the hand that laid
+        a card there had its fingers on it; one reaching past had them elsewhere."""
+        points = np.argwhere(outline)
+        if not len(points) or not visit.fronts:
+            return float("inf")
+        centre_row, centre_col = points.mean(axis=0) / self.px_per_mm
+        return float(min(np.hypot(x - centre_col, y - centre_row) for x, y in visit.fronts))
+
     def pending_touch(self) -> float | None:
         """Earliest touch time of visits not yet reported (the pipeline holds later rulings back for it)."""
         times = [visit.touch.t for visit in list(self.visits.values()) + self.finished if visit.touch is not None]

@@ -7,7 +7,7 @@ the tracker samples from strips no card is ever laid on.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Protocol
 
 import cv2
@@ -35,6 +35,9 @@ class Reading:
     card: Card | None
     face_down: bool = False
     confidence: float = 0.0
+    #: other cards it could be, (card, probability) best first, from a namer that gives them; not part
+    #: of what the place shows (two readings of one card are equal whatever their doubts)
+    alternatives: tuple[tuple[Card, float], ...] = field(default=(), compare=False)
 
     @property
     def empty(self) -> bool:
@@ -71,7 +74,12 @@ class TableColour:
 
 def read_place(namer: TopCardNamer, crop: np.ndarray, spot: np.ndarray, table: TableColour) -> Reading:
     """`crop`: a sharp top-down cut around the place for the recogniser; `spot`: the nominal card area."""
-    card, confidence = namer.name_top_card(crop)
+    alternatives: tuple = ()
+    if hasattr(namer, "read_top_card"):  # a namer that also says what else the card could be
+        read = namer.read_top_card(crop)
+        card, confidence, alternatives = read.card, read.confidence, tuple(read.alternatives)
+    else:
+        card, confidence = namer.name_top_card(crop)
     if card is not None and confidence >= MIN_CONFIDENCE:
-        return Reading(card, False, float(confidence))
-    return Reading(None, table.something_there(spot), float(confidence))
+        return Reading(card, False, float(confidence), alternatives)
+    return Reading(None, table.something_there(spot), float(confidence), alternatives)

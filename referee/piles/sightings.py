@@ -23,6 +23,8 @@ class Arrival:
     card: Card | None
     error: float
     confidence: float = 0.0
+    #: other cards it could be, (card, probability) best first (see Reading.alternatives)
+    alternatives: tuple[tuple[Card, float], ...] = ()
 
 
 @dataclass(frozen=True)

@@ -45,6 +45,9 @@ START_WAIT_SECONDS = 1.0
 RESOLVE_SECONDS = 0.9
 #: A hand touching one pile this close in time (s) to laying a card on the other was reaching across.
 PASSING_SECONDS = 0.35
+#: Both piles settling together with both hands' touches within this span (s) are two cards laid at
+#: once, one by each player (a hand lays one card at a time).
+JOINT_SECONDS = 0.3
 
 
 class TableTracker:
@@ -138,8 +141,9 @@ class TableTracker:
                        for visit in change.visits if visit.touch is not None]
             layout = self._read_layout(frame, first=False, piles_before=True)
             sightings.append(replace(layout, t=min([layout.t] + touches) - 0.001))  # ruled before the spits
+        owners = self._joint_owners(changes)
         for place, change in changes:
-            sightings.extend(self._interpret(place, change, frame))
+            sightings.extend(self._interpret(place, change, frame, owners.get(place)))
         sightings.extend(self._resolve(frame.t))
         sightings.extend(self._table_state(frame))
         return sightings
@@ -197,9 +201,39 @@ class TableTracker:
         self.cleared = all(reading.empty for row in stocks.values() for reading in row) and all(p.empty for p in piles)
         return LayoutRead(frame.t, frame.index, stocks, piles, first)
 
-    def _interpret(self, place: Place, change: PlaceChange, frame: Frame) -> list[Sighting]:
+    def _joint_owners(self, changes: list[tuple[Place, PlaceChange]]) -> dict[Place, str]:
+        """Who laid the card on each pile when both piles settle together after both hands were over
+        both (the spits, two plays at once): one hand lays one card at a time, so the two cards are
+        given to the two players in the way that puts their fingers closest to the cards (measured on
+        rendered spits this beats counting the frames each hand held each card)."""
+        piles = [(place, change) for place, change in changes if place.kind == "spit_pile" and change.visits]
+        if len(piles) != 2:
+            return {}
+        touches = {place: {visit.player: visit for visit in change.visits if visit.touch is not None} for place, change in piles}
+        (first, first_change), (second, second_change) = piles
+        if any(set(touches[place]) != set(PLAYERS) for place in touches):
+            return {}
+        times = [visit.touch.t for place in touches for visit in touches[place].values()]
+        if max(times) - min(times) > JOINT_SECONDS:
+            return {}
+
+        def reach(place: Place, change: PlaceChange, player: str) -> tuple[float, int]:
+            """How far the player's fingers stayed from the new card (mm), and how long they held it."""
+            tracker, visit = self.places[place], touches[place][player]
+            return tracker.nearest_front(visit, change.footprint), tracker.frames_holding(visit, change.footprint)
+
+        def total(one: str, other: str) -> tuple[float, int]:
+            (far_one, held_one), (far_other, held_other) = reach(first, first_change, one), reach(second, second_change, other)
+            return far_one + far_other, -(held_one + held_other)
+
+        straight, crossed = total("A", "B"), total("B", "A")
+        if straight == crossed:
+            return {}
+        return {first: "A", second: "B"} if straight < crossed else {first: "B", second: "A"}
+
+    def _interpret(self, place: Place, change: PlaceChange, frame: Frame, owner: str | None = None) -> list[Sighting]:
         if place.kind == "spit_pile":
-            return self._pile_change(place, change, frame)
+            return self._pile_change(place, change, frame, owner)
         if place.kind == "stock" and change.changed and not self._layout_pending:
             previous = self.readings[place]
             reading = self._read(place, frame.image)
@@ -210,7 +244,7 @@ class TableTracker:
                 return [StockSeen(change.t, change.frame, place.player, place.index, reading, previous, bool(change.visits))]
         return []
 
-    def _pile_change(self, place: Place, change: PlaceChange, frame: Frame) -> list[Sighting]:
+    def _pile_change(self, place: Place, change: PlaceChange, frame: Frame, owner_player: str | None = None) -> list[Sighting]:
         visits = sorted((visit for visit in change.visits if visit.touch is not None), key=lambda visit: visit.touch.t)
         previous = self.readings[place]
         # a card laid square on a like card (6C on 7S) changes few pixels: a hand that touched the pile is
@@ -224,17 +258,18 @@ class TableTracker:
         if not visits:
             # a card appeared with no hand seen (the hand hidden, or frames dropped): time it by the settle
             return [Arrival(change.t - 3 * self.period, change.frame, place.index, None, reading.card,
-                            3 * self.period, reading.confidence)]
+                            3 * self.period, reading.confidence, reading.alternatives)]
         out: list[Sighting] = []
         # the card now on top was put there by the hand that held it there: the one whose fingers lay over
         # the new card's outline longest (an arm passing over the pile on its way to the other one does not)
         place_tracker = self.places[place]
-        owner = max(range(len(visits)), key=lambda number: (place_tracker.frames_holding(visits[number], change.footprint),
+        owner = max(range(len(visits)), key=lambda number: (visits[number].player == owner_player,
+                                                            place_tracker.frames_holding(visits[number], change.footprint),
                                                             visits[number].frames_in_contact, number))
         for number, visit in enumerate(visits):
             if number == owner:
                 out.append(Arrival(visit.touch.t, visit.touch.frame, place.index, visit.player, reading.card,
-                                   visit.touch.error, reading.confidence))
+                                   visit.touch.error, reading.confidence, reading.alternatives))
                 self._arrivals = [item for item in self._arrivals if item[2] >= visit.touch.t - 3.0]
                 self._arrivals.append((visit.player, place.index, visit.touch.t))
                 continue

@@ -24,6 +24,9 @@ from referee.rules.state import EngineState, GamePhase, same_card
 PLAYERS = ("A", "B")
 #: Spit cards assumed per player when a clip starts mid-game and the count cannot be seen.
 ASSUMED_SPIT_CARDS = 5
+#: Least probability (among the reader's alternatives) for a card landing to be taken for a stock top it
+#: was not read as. Lower: more misreads put right, and more plays credited to the wrong stock.
+LIKELY_OWNER_FLOOR = 0.05
 
 
 class Translator:
@@ -123,9 +126,14 @@ class Translator:
                      if stock.top is not None and same_card(stock.top, card)]
             if other and not spits_due:
                 owners = other
+        if not owners and not spits_due:
+            owners = self._likely_owner(sighting, candidates, state)
         if owners:
             player, slot = owners[0]
             self._remember(player, slot)
+            top = state.players[player].stocks[slot].top
+            if top is not None and top.suit is not None:
+                card = top  # the stock top was read while it lay still: its suit is surer than a glimpse's
             return [CardLanded(sighting.t, player, sighting.pile, card, stock=slot, frame=sighting.frame)], None
         if sighting.player is not None:
             slot = self._face_down_slot(sighting.player, state)
@@ -135,6 +143,20 @@ class Translator:
         # not a stock top of anyone (a misread card, or a missed stall): still the engine's to rule, so the
         # play that visibly happened is not lost
         return [CardLanded(sighting.t, sighting.player, sighting.pile, card, frame=sighting.frame)], None
+
+    @staticmethod
+    def _likely_owner(sighting: Arrival, candidates: list[str], state: EngineState) -> list[tuple[str, int]]:
+        """The stock top the arriving card most likely is, among the cards it could be (a blurred 5 read
+        as a 6 when no 6 but a 5 lies on the player's stocks); empty when none is likely enough."""
+        best, best_score = [], LIKELY_OWNER_FLOOR
+        for player in candidates:
+            for slot, stock in enumerate(state.players[player].stocks):
+                if stock.top is None:
+                    continue
+                score = sum(p for card, p in sighting.alternatives if same_card(stock.top, card))
+                if score > best_score:
+                    best, best_score = [(player, slot)], score
+        return best
 
     def _remember(self, player: str, slot: int) -> None:
         order = self._played_from[player]

@@ -1,4 +1,4 @@
-"""The two shipped ONNX models behind small classes: the card detector and the index classifier.
+"""The shipped ONNX models behind small classes: the card detector, the index and the face classifiers.
 
 Foreign formats stop here: callers get numpy outlines and probabilities, never model tensors.
 """
@@ -147,3 +147,29 @@ class IndexClassifier:
             rows = [self.session.run(None, {self.input_name: tensor[i : i + 1]})[0] for i in range(len(crops))]
             return np.concatenate(rows, axis=0)
         return self.session.run(None, {self.input_name: tensor})[0]
+
+
+class FaceClassifier:
+    """Names a card from its whole face cut upright along its outline (`geometry.face_crop`), with the
+    ONNX face classifier: the reader for blurred pile views, where pips and pictures outlast the index.
+    Classes as IndexClassifier's (52 cards and `none`)."""
+
+    NONE = "none"
+
+    def __init__(self, path: pathlib.Path) -> None:
+        self.path, self.session, self.names, model_input, _ = _load(path, default_size=80)
+        self.input_name = model_input.name
+        metadata = _metadata(self.session, self.path)
+        try:
+            height, width = (int(v) for v in ast.literal_eval(metadata["imgsz"]))
+        except (KeyError, ValueError, SyntaxError, TypeError):
+            raise ModelError(f"model file {path} has no input size in its metadata: retrain with `python -m models.train --stage face-classifier`") from None
+        self.size = (width, height)
+
+    def probabilities(self, crops: list[np.ndarray]) -> np.ndarray:
+        """Class probabilities, one row per face crop, columns in `self.names` order."""
+        if not crops:
+            return np.zeros((0, len(self.names)), dtype=np.float32)
+        batch = [cv2.cvtColor(crop if crop.shape[1::-1] == self.size else cv2.resize(crop, self.size, interpolation=cv2.INTER_AREA),
+                              cv2.COLOR_BGR2RGB).transpose(2, 0, 1) for crop in crops]
+        return self.session.run(None, {self.input_name: np.stack(batch).astype(np.float32) / 255.0})[0]

@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import sys
 import pathlib
+from dataclasses import dataclass
 from typing import Protocol, runtime_checkable
 
 import cv2
@@ -13,12 +14,13 @@ import numpy as np
 from referee.errors import InputFileError, ModelError
 from referee.rules.cards import RANKS, SUITS, Card
 from referee.vision.detection import CardDetection
-from referee.vision.geometry import index_crops, order_card_corners, quad_iou, refine_outline, turn_half_round
-from referee.vision.onnx_models import CardDetector, IndexClassifier
+from referee.vision.geometry import face_crop, index_crops, order_card_corners, quad_iou, refine_outline, turn_half_round
+from referee.vision.onnx_models import CardDetector, FaceClassifier, IndexClassifier
 from referee.vision.outlines import local_outline, paper_outlines
 
 DETECTOR_FILE = "card_detector.onnx"
 CLASSIFIER_FILE = "card_index_classifier.onnx"
+FACE_FILE = "card_face_classifier.onnx"
 
 #: Lowest probability of the named card (rank and suit together) for a detection to be reported.
 #: Lowering it reports more cards seen at bad angles, and more misnamed ones.
@@ -31,6 +33,22 @@ MAX_IMAGE_SIDE = 12000
 PILE_DETECTOR_SIZE = 160
 #: Score given to a card-shaped paper region the detector did not report (ranks it below sure detections).
 PAPER_OUTLINE_SCORE = 0.4
+#: Weight of the face classifier against the corner-index classifier when both read a pile's top card
+#: (their log-probabilities are mixed). The face holds up under blur; the index knows unseen decks' courts.
+FACE_WEIGHT = 0.5
+#: Alternatives kept with a top-card reading: cards at least this probable, best first.
+ALTERNATIVE_FLOOR = 0.01
+
+
+@dataclass(frozen=True)
+class TopCardReading:
+    """The card on top of a pile, how sure, and the other cards it could be (card, probability), best first.
+    The alternatives let the referee prefer a card that could be there (a player's stock top) over a
+    slightly likelier one that cannot."""
+
+    card: Card | None
+    confidence: float
+    alternatives: tuple[tuple[Card, float], ...] = ()
 
 
 @runtime_checkable
@@ -57,9 +75,11 @@ def default_models_dir() -> pathlib.Path:
 
 
 def load_recogniser(models_dir: pathlib.Path | str | None = None) -> "OnnxCardRecogniser":
-    """The shipped recogniser (ONNX through onnxruntime), or ModelError naming the missing or bad file."""
+    """The shipped recogniser (ONNX through onnxruntime), or ModelError naming the missing or bad file.
+    The face classifier is optional: a models folder without it reads pile tops by their corners alone."""
     folder = pathlib.Path(models_dir) if models_dir is not None else default_models_dir()
-    return OnnxCardRecogniser(CardDetector(folder / DETECTOR_FILE), IndexClassifier(folder / CLASSIFIER_FILE))
+    face = FaceClassifier(folder / FACE_FILE) if (folder / FACE_FILE).exists() else None
+    return OnnxCardRecogniser(CardDetector(folder / DETECTOR_FILE), IndexClassifier(folder / CLASSIFIER_FILE), face=face)
 
 
 def check_image(image: np.ndarray) -> np.ndarray:
@@ -87,9 +107,10 @@ class OnnxCardRecogniser:
     """
 
     def __init__(self, detector: CardDetector, classifier: IndexClassifier, *, naming_threshold: float = NAMING_THRESHOLD,
-                 refine: bool = True, paper_outlines: bool = True) -> None:
+                 refine: bool = True, paper_outlines: bool = True, face: FaceClassifier | None = None) -> None:
         self.detector = detector
         self.classifier = classifier
+        self.face = face
         self.naming_threshold = naming_threshold
         self.refine = refine
         self.paper_outlines = paper_outlines
@@ -98,6 +119,11 @@ class OnnxCardRecogniser:
             self._card_columns = [names.index(f"{rank}{suit}") for rank in RANKS for suit in SUITS]
         except ValueError:
             raise ModelError(f"index classifier {classifier.path} does not name the 52 cards: expected classes like 'AS', '10H' and 'none', got {names[:6]}...") from None
+        if face is not None:
+            try:
+                self._face_columns = [face.names.index(f"{rank}{suit}") for rank in RANKS for suit in SUITS]
+            except ValueError:
+                raise ModelError(f"face classifier {face.path} does not name the 52 cards: expected classes like 'AS', '10H' and 'none'") from None
 
     # -- naming -------------------------------------------------------------------------------------
     def _read(self, probabilities: np.ndarray) -> tuple[Card | None, float]:
@@ -115,18 +141,23 @@ class OnnxCardRecogniser:
 
     def _name_outlines(self, image: np.ndarray, candidates: list[list[np.ndarray]]) -> list[tuple[Card | None, float, np.ndarray]]:
         """For each card (a list of alternative outlines), the best reading over its outlines and both corners."""
+        return [(card, confidence, quad) for card, confidence, quad, _ in self._read_outlines(image, candidates)]
+
+    def _read_outlines(self, image: np.ndarray, candidates: list[list[np.ndarray]]) -> list[tuple[Card | None, float, np.ndarray, np.ndarray]]:
+        """As _name_outlines, with the 13x4 card probabilities of the corner read best."""
         crops, owners = [], []
         for number, options in enumerate(candidates):
             for option, quad in enumerate(options):
                 crops.extend(index_crops(image, quad, self.classifier.image_size))
                 owners.extend([(number, option, 0), (number, option, 1)])
         probabilities = self.classifier.probabilities(crops)
-        best: dict[int, tuple[Card | None, float, np.ndarray]] = {}
+        best: dict[int, tuple[Card | None, float, np.ndarray, np.ndarray]] = {}
         for row, (number, option, corner) in zip(probabilities, owners):
             card, confidence = self._read(row)
             if number not in best or confidence > best[number][1]:
                 quad = candidates[number][option]
-                best[number] = (card, confidence, quad if corner == 0 else turn_half_round(quad))
+                cards = row[self._card_columns].reshape(len(RANKS), len(SUITS))
+                best[number] = (card, confidence, quad if corner == 0 else turn_half_round(quad), cards)
         return [best[number] for number in range(len(candidates))]
 
     def name_card(self, card_image_bgr_upright: np.ndarray) -> tuple[Card | None, float]:
@@ -177,21 +208,54 @@ class OnnxCardRecogniser:
         return _drop_duplicates(detections)
 
     def name_top_card(self, rectified_pile_image: np.ndarray) -> tuple[Card | None, float]:
-        """Name the card on top of a pile seen from above (a rectified view around one pile).
+        """Name the card on top of a pile seen from above (a rectified view around one pile); an empty
+        pile gives (None, 0.0). See read_top_card."""
+        reading = self.read_top_card(rectified_pile_image)
+        return reading.card, reading.confidence
+
+    def read_top_card(self, rectified_pile_image: np.ndarray) -> TopCardReading:
+        """The card on top of a pile seen from above, with its alternatives.
 
         The top card is the one read surest, weighted by how sure the detector is of its outline (a
-        card under it shows at most a corner); an empty pile gives (None, 0.0).
+        card under it shows at most a corner). With the face classifier, each candidate is read twice,
+        by its corners and by its whole face, and the two readings are mixed (FACE_WEIGHT).
         """
         image = check_image(rectified_pile_image)
         found = self._candidates(image, PILE_DETECTOR_SIZE)[:4]
         if not found:
-            return None, 0.0
-        best_card, best_score, best_confidence = None, 0.0, 0.0
-        for (card, confidence, _), (_, detector_score) in zip(self._name_outlines(image, [options for options, _ in found]), found):
+            return TopCardReading(None, 0.0)
+        readings = self._read_outlines(image, [options for options, _ in found])
+        if self.face is not None:
+            crops = [crop for _, _, quad, _ in readings for crop in (face_crop(image, quad), face_crop(image, turn_half_round(quad)))]
+            rows = self.face.probabilities(crops)
+            mixed = []
+            for number, (card, confidence, quad, corner_cards) in enumerate(readings):
+                face_cards = (rows[2 * number][self._face_columns] + rows[2 * number + 1][self._face_columns]).reshape(len(RANKS), len(SUITS)) / 2
+                cards = np.exp((1 - FACE_WEIGHT) * np.log(corner_cards + 1e-6) + FACE_WEIGHT * np.log(face_cards + 1e-6))
+                # the mixture keeps the readers' shared doubt: what both call `none` stays unnamed
+                cards *= max(float(corner_cards.sum()) ** (1 - FACE_WEIGHT) * float(face_cards.sum()) ** FACE_WEIGHT, 1e-9) / max(float(cards.sum()), 1e-9)
+                card, confidence = self._read(_columns_back(cards, self._card_columns, len(self.classifier.names)))
+                mixed.append((card, confidence, quad, cards))
+            readings = mixed
+        best, best_score = None, 0.0
+        for (card, confidence, _, cards), (_, detector_score) in zip(readings, found):
             score = confidence * detector_score
             if card is not None and confidence >= self.naming_threshold and score > best_score:
-                best_card, best_score, best_confidence = card, score, confidence
-        return (best_card, best_confidence) if best_card is not None else (None, 0.0)
+                best, best_score = (card, confidence, cards), score
+        if best is None:
+            return TopCardReading(None, 0.0)
+        card, confidence, cards = best
+        order = np.argsort(-cards, axis=None)
+        alternatives = tuple((Card(RANKS[i // len(SUITS)], SUITS[i % len(SUITS)]), float(cards.flat[i]))
+                             for i in order[:12] if cards.flat[i] >= ALTERNATIVE_FLOOR)
+        return TopCardReading(card, confidence, alternatives)
+
+
+def _columns_back(cards: np.ndarray, columns: list[int], width: int) -> np.ndarray:
+    """A 13x4 card table put back into a classifier-shaped probability row (other classes 0)."""
+    row = np.zeros(width, np.float32)
+    row[columns] = cards.reshape(-1)
+    return row
 
 
 def _drop_duplicates(detections: list[CardDetection]) -> list[CardDetection]:
@@ -203,4 +267,4 @@ def _drop_duplicates(detections: list[CardDetection]) -> list[CardDetection]:
     return kept
 
 
-__all__ = ["CardRecogniser", "OnnxCardRecogniser", "load_recogniser", "default_models_dir"]
+__all__ = ["CardRecogniser", "OnnxCardRecogniser", "TopCardReading", "load_recogniser", "default_models_dir"]

@@ -24,6 +24,9 @@ SETTLE_FRAMES = 3
 STILL_LEVEL = 4.0
 #: Fraction of a place's pixels that must differ from its last settled picture for it to have changed.
 CHANGED_FRACTION = 0.04
+#: Change in card paper over a place's zone (as a share of one card's area), with no hand seen, for it
+#: to be read again (cards gone or laid while the camera saw no hand: a cut, a hand out of frame).
+VANISHED_PAPER = 0.4
 #: How far (mm) around the place a hand is followed to time its approach.
 APPROACH_MARGIN_MM = 60.0
 #: A hidden card's approach counts as ending on the pile only if the hand is then within this many mm
@@ -89,11 +92,13 @@ class PlaceTracker:
         self.nominal[card_rows.start - self.rows.start:card_rows.stop - self.rows.start,
                      card_cols.start - self.cols.start:card_cols.stop - self.cols.start] = True
         self.footprint = self.nominal.copy()
+        self._card_share = float(self.nominal[self.inner].mean()) if self.nominal[self.inner].size else 1.0
         self._distances()
         self.settled_crop: np.ndarray | None = None
         self.visits: dict[str, Visit] = {}
         self.finished: list[Visit] = []
         self._previous_crop: np.ndarray | None = None
+        self._settled_paper: float | None = None
         self._still_frames = 0
         self._dirty = True  # read it as soon as it first settles
 
@@ -185,6 +190,10 @@ class PlaceTracker:
             motion = float(cv2.absdiff(crop, self._previous_crop).mean())
             self._still_frames = self._still_frames + 1 if motion < STILL_LEVEL else 0
         self._previous_crop = crop.copy()
+        if not self._dirty and self._settled_paper is not None and cardlike is not None and self._still_frames == SETTLE_FRAMES:
+            # cards gone or come with no hand seen (a cut in the video, hands hidden by the camera's edge);
+            # measured on card paper, which a change of light leaves card paper
+            self._dirty = abs(self._paper(cardlike[self.rows, self.cols]) - self._settled_paper) > VANISHED_PAPER * self._card_share
         if not self._dirty or self._still_frames < SETTLE_FRAMES:
             return None
         return self._settle(crop, frame, t, None if cardlike is None else cardlike[self.rows, self.cols])
@@ -208,8 +217,13 @@ class PlaceTracker:
         visits = tuple(visit for visit in self.finished if visit.touch is not None or visit.frames_in_contact)
         self.finished = []
         self.settled_crop = crop.copy()
+        self._settled_paper = None if cardlike is None else self._paper(cardlike)
         self._dirty = False
         return PlaceChange(self.place, frame, t, changed, visits, footprint, self.padded)
+
+    def _paper(self, cardlike_crop: np.ndarray) -> float:
+        """Share of the place's own zone that is card paper (pale, unsaturated)."""
+        return float(np.count_nonzero(cardlike_crop[self.inner])) / max(cardlike_crop[self.inner].size, 1)
 
     def _follow(self, visit: Visit, frame: int, t: float, distance: float, front) -> None:
         if front is None:

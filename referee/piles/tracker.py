@@ -240,7 +240,7 @@ class TableTracker:
             self.readings[place] = reading
             if previous.card is not None and reading.card != previous.card and change.visits:
                 self._departures.append((place.player, change.t, previous.card))
-            if reading != previous:
+            if reading != previous and not self.cleared:  # on a bare table a new layout is read whole
                 return [StockSeen(change.t, change.frame, place.player, place.index, reading, previous, bool(change.visits))]
         return []
 

@@ -93,3 +93,26 @@ def test_crops_are_seen_from_above_with_a_at_the_bottom(rect, size):
     crop = view.crop(image, rect, scale)
     assert crop.shape[:2] == (size[1], size[0])
     assert crop[0, :, 2].mean() > crop[-1, :, 2].mean()  # B's side on top, as seen from above
+
+
+def test_a_table_cleared_and_laid_out_anew_with_no_hand_seen_is_read_as_a_new_layout():
+    # a video cut between rounds: the old cards vanish at 1.0 s, the next round's layout appears at 2.0 s
+    table = DrawnTable()
+    old = [("5H", LAYOUT.spit_pile_centre(0)), ("9C", LAYOUT.spit_pile_centre(1))] + \
+          [(card, LAYOUT.stock_centre("A", slot)) for slot, card in enumerate(("6S", "KD", "2C", "JH", "8D"))] + \
+          [(card, LAYOUT.stock_centre("B", slot)) for slot, card in enumerate(("4S", "QD", "3C", "10H", "AS"))]
+    for card, centre in old:
+        table.lay(Card.parse(card), centre, t_until=1.0)
+    new_a, new_b = ("7D", "QC", "3S", "9H", "2D"), ("KS", "5C", "JD", "4H", "10C")
+    for slot in range(5):
+        table.lay(Card.parse(new_a[slot]), LAYOUT.stock_centre("A", slot), t_from=2.0)
+        table.lay(Card.parse(new_b[slot]), LAYOUT.stock_centre("B", slot), t_from=2.0)
+    sightings = run(table, 3.0)
+    kinds = [type(s).__name__ for s in sightings]
+    assert kinds[0] == "LayoutRead" and "TableCleared" in kinds
+    assert not [s for s in sightings if isinstance(s, StockSeen) and s.reading.card]  # the new cards are no turn-ups
+    layouts = [s for s in sightings if isinstance(s, LayoutRead) and not s.first]
+    assert len(layouts) == 1 and layouts[0].t >= 2.0
+    assert [str(reading) for reading in layouts[0].stocks["A"][:5]] == list(new_a)
+    assert [str(reading) for reading in layouts[0].stocks["B"][:5]] == list(new_b)
+    assert [str(reading) for reading in layouts[0].piles] == ["empty", "empty"]

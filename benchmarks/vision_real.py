@@ -115,16 +115,23 @@ def evaluate(recogniser, folder: pathlib.Path, draw_folder: pathlib.Path | None 
     }
 
 
+def _recogniser(models, faces: bool):
+    recogniser = load_recogniser(models)
+    recogniser.faces_in_photos = faces
+    return recogniser
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--folder", type=pathlib.Path, default=DEFAULT_FOLDER)
     parser.add_argument("--models", type=pathlib.Path, default=None)
+    parser.add_argument("--faces", action="store_true", help="mix the face classifier into photo reading too (off in `referee classify`)")
     parser.add_argument("--draw", type=pathlib.Path, default=None, help="write annotated PNGs of some photos here")
     args = parser.parse_args(argv)
     if not args.folder.is_dir():
         print(f"skipped: {args.folder} is not here (the real photo set lives in the project's shared folder)")
         return 0
-    print(json.dumps(evaluate(load_recogniser(args.models), args.folder, args.draw), indent=2))
+    print(json.dumps(evaluate(_recogniser(args.models, args.faces), args.folder, args.draw), indent=2))
     return 0
 
 

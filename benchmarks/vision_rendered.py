@@ -64,12 +64,19 @@ def evaluate(recogniser, scenes: int, *, first_seed: int = BENCHMARK_SEED, size:
     }
 
 
+def _recogniser(models, faces: bool):
+    recogniser = load_recogniser(models)
+    recogniser.faces_in_photos = faces
+    return recogniser
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--scenes", type=int, default=300)
+    parser.add_argument("--faces", action="store_true", help="mix the face classifier into photo reading too (off in `referee classify`)")
     parser.add_argument("--models", type=pathlib.Path, default=None)
     args = parser.parse_args(argv)
-    result = evaluate(load_recogniser(args.models), args.scenes)
+    result = evaluate(_recogniser(args.models, args.faces), args.scenes)
     print(json.dumps(result, indent=2))
     return 0
 

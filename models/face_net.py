@@ -29,3 +29,43 @@ def build(classes: int):
         nn.AdaptiveAvgPool2d((4, 3)), nn.Flatten(),
         nn.Dropout(0.2), nn.Linear(96 * 12, 128), nn.ReLU(inplace=True), nn.Linear(128, classes),
     )
+
+
+def _bins(size_in: int, size_out: int) -> list[tuple[int, int]]:
+    """The cells torch's adaptive average pooling averages over (start = floor, end = ceil)."""
+    return [((i * size_in) // size_out, -(-((i + 1) * size_in) // size_out)) for i in range(size_out)]
+
+
+def exportable(model):
+    """The same network with its adaptive pooling spelled out cell by cell: ONNX has no adaptive pooling
+    to a grid that does not divide the input (10x7 -> 4x3), and the weights depend on its exact cells."""
+    import copy
+
+    import torch
+    import torch.nn as nn
+
+    class PoolToGrid(nn.Module):
+        def __init__(self, rows: list[tuple[int, int]], columns: list[tuple[int, int]]) -> None:
+            super().__init__()
+            self.rows, self.columns = rows, columns
+
+        def forward(self, x):
+            cells = [x[:, :, r0:r1, c0:c1].mean(dim=(2, 3)) for r0, r1 in self.rows for c0, c1 in self.columns]
+            return torch.stack(cells, dim=2).reshape(x.shape[0], x.shape[1], len(self.rows), len(self.columns))
+
+    model = copy.deepcopy(model).eval()
+    layers = list(model)
+    x = torch.zeros(1, 3, *INPUT_SHAPE)
+    for number, layer in enumerate(layers):
+        if isinstance(layer, nn.AdaptiveAvgPool2d):
+            out_rows, out_columns = layer.output_size
+            layers[number] = PoolToGrid(_bins(x.shape[2], out_rows), _bins(x.shape[3], out_columns))
+        x = layers[number](x)
+    return nn.Sequential(*layers).eval()
+
+
+def export(model, names: list[str], target):
+    from models import index_net
+
+    return index_net.export(exportable(model), names, target, INPUT_SHAPE,
+                            description="FaceNet: whole-card classifier for pile views (52 cards + none), referee models/face_net.py")

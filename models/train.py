@@ -174,8 +174,7 @@ def train_face_classifier(root: pathlib.Path, target: pathlib.Path, *, name: str
         model.load_state_dict(torch.load(start_from, map_location="cpu"))
     result = index_net.train(train_data, val_data, names, epochs=epochs, out=run, threads=threads, model=model, label="face-net",
                              learning_rate=lr or 3e-3, log=lambda message: print(message, flush=True))
-    index_net.export(result["model"], names, target, face_net.INPUT_SHAPE,
-                     description="FaceNet: whole-card classifier for pile views (52 cards + none), referee models/face_net.py")
+    face_net.export(result["model"], names, target)
     print(f"exported {run / 'last.pt'} -> {target}", flush=True)
     return run / "last.pt"
 

@@ -72,11 +72,13 @@ class TableColour:
         return float((likeness < 0.002).mean()) > PRESENCE_FRACTION
 
 
-def read_place(namer: TopCardNamer, crop: np.ndarray, spot: np.ndarray, table: TableColour) -> Reading:
-    """`crop`: a sharp top-down cut around the place for the recogniser; `spot`: the nominal card area."""
+def read_place(namer: TopCardNamer, crop: np.ndarray, spot: np.ndarray, table: TableColour,
+               px_per_mm: float | None = None) -> Reading:
+    """`crop`: a sharp top-down cut around the place for the recogniser, at `px_per_mm` when known;
+    `spot`: the nominal card area."""
     alternatives: tuple = ()
     if hasattr(namer, "read_top_card"):  # a namer that also says what else the card could be
-        read = namer.read_top_card(crop)
+        read = namer.read_top_card(crop, px_per_mm=px_per_mm)
         card, confidence, alternatives = read.card, read.confidence, tuple(read.alternatives)
     else:
         card, confidence = namer.name_top_card(crop)

@@ -187,7 +187,7 @@ class TableTracker:
         namer = self.namer
         if hasattr(namer, "name_top_card_in"):  # a namer that reads ground truth by frame and place
             namer = _AtPlace(namer, self._frame_index, tracker.rect)
-        return read_place(namer, crop, spot, self.table_colour)
+        return read_place(namer, crop, spot, self.table_colour, READ_PX_PER_MM)
 
     def _read_layout(self, frame: Frame, *, first: bool, piles_before: bool = False) -> LayoutRead:
         """Reads every place now; `piles_before`: keep the spit piles as they were (a layout read just

@@ -99,3 +99,33 @@ def local_outline(image: np.ndarray, quad: np.ndarray) -> np.ndarray | None:
     if best is None:
         return None
     return (cv2.boxPoints(best) / scale + np.array([x0, y0], np.float32)).astype(np.float32)
+
+
+def card_sized_outlines(image: np.ndarray, px_per_mm: float) -> list[np.ndarray]:
+    """Outlines of a card of known size (a top-down pile view at `px_per_mm`) where the pile's top card
+    may fill the view or lie on others that peek out: the card-sized rectangle turned and placed like the
+    paper region at the centre, and the card-sized rectangle at the centre, upright. The recogniser reads
+    each and keeps the outline it reads best."""
+    from referee.vision.geometry import CARD_MM
+
+    height, width = image.shape[:2]
+    card = (CARD_MM[0] * px_per_mm, CARD_MM[1] * px_per_mm)
+    centre = (width / 2.0, height / 2.0)
+    found = [cv2.boxPoints((centre, card, 0.0)).astype(np.float32)]
+    lab = cv2.cvtColor(image, cv2.COLOR_BGR2LAB)
+    lightness = cv2.GaussianBlur(lab[:, :, 0], (5, 5), 0)
+    chroma = np.hypot(lab[:, :, 1].astype(np.float32) - 128, lab[:, :, 2].astype(np.float32) - 128)
+    _, bright = cv2.threshold(lightness, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+    bright = cv2.morphologyEx(bright, cv2.MORPH_CLOSE, np.ones((7, 7), np.uint8))  # pips and pictures are card too
+    bright[(chroma > 60) & (bright == 0)] = 0
+    count, labels, stats, centroids = cv2.connectedComponentsWithStats(bright, connectivity=8)
+    if count > 1:
+        sizes = stats[1:, cv2.CC_STAT_AREA]
+        label = 1 + int(np.argmax(sizes))
+        if sizes[label - 1] >= 0.3 * card[0] * card[1]:
+            (cx, cy), (w, h), angle = cv2.minAreaRect(cv2.findNonZero((labels == label).astype(np.uint8)))
+            size = card if w <= h else card[::-1]
+            found.append(cv2.boxPoints(((cx, cy), size, angle)).astype(np.float32))
+            if 0.8 <= w * h / (card[0] * card[1]) <= 1.25:
+                found.append(cv2.boxPoints(((cx, cy), (w, h), angle)).astype(np.float32))
+    return found

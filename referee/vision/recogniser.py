@@ -16,7 +16,7 @@ from referee.rules.cards import RANKS, SUITS, Card
 from referee.vision.detection import CardDetection
 from referee.vision.geometry import face_crop, index_crops, order_card_corners, quad_iou, refine_outline, turn_half_round
 from referee.vision.onnx_models import CardDetector, FaceClassifier, IndexClassifier
-from referee.vision.outlines import local_outline, paper_outlines
+from referee.vision.outlines import card_sized_outlines, local_outline, paper_outlines
 
 DETECTOR_FILE = "card_detector.onnx"
 CLASSIFIER_FILE = "card_index_classifier.onnx"
@@ -35,7 +35,7 @@ PILE_DETECTOR_SIZE = 160
 PAPER_OUTLINE_SCORE = 0.4
 #: Weight of the face classifier against the corner-index classifier when both read a pile's top card
 #: (their log-probabilities are mixed). The face holds up under blur; the index knows unseen decks' courts.
-FACE_WEIGHT = 0.5
+FACE_WEIGHT = 0.7
 #: Alternatives kept with a top-card reading: cards at least this probable, best first.
 ALTERNATIVE_FLOOR = 0.01
 
@@ -104,13 +104,16 @@ class OnnxCardRecogniser:
     `refine`: also try outlines found in the full-resolution picture near each detection (the card's
     paper region, its snapped edges); the classifier keeps whichever outline it reads best.
     `paper_outlines`: also propose card-shaped paper regions the detector missed.
+    `face`: the face classifier, mixed in when naming pile tops; `faces_in_photos`: in `find_cards` too.
     """
 
     def __init__(self, detector: CardDetector, classifier: IndexClassifier, *, naming_threshold: float = NAMING_THRESHOLD,
-                 refine: bool = True, paper_outlines: bool = True, face: FaceClassifier | None = None) -> None:
+                 refine: bool = True, paper_outlines: bool = True, face: FaceClassifier | None = None,
+                 faces_in_photos: bool = False) -> None:
         self.detector = detector
         self.classifier = classifier
         self.face = face
+        self.faces_in_photos = faces_in_photos
         self.naming_threshold = naming_threshold
         self.refine = refine
         self.paper_outlines = paper_outlines
@@ -169,10 +172,12 @@ class OnnxCardRecogniser:
         return (card, confidence) if confidence >= self.naming_threshold else (None, confidence)
 
     # -- finding ------------------------------------------------------------------------------------
-    def _candidates(self, image: np.ndarray, detector_size: int | None) -> list[tuple[list[np.ndarray], float]]:
+    def _candidates(self, image: np.ndarray, detector_size: int | None,
+                    px_per_mm: float | None = None) -> list[tuple[list[np.ndarray], float]]:
         """Candidate cards, each a few alternative outlines with a score: the detector's cards, then
-        card-shaped paper regions it missed. A detector outline from a small input can be degrees or
-        pixels off; the card's own paper region and edges in the full picture give sharper ones."""
+        card-shaped paper regions it missed, then (a pile view of known scale) card-sized outlines at
+        the view's centre. A detector outline from a small input can be degrees or pixels off; the
+        card's own paper region and edges in the full picture give sharper ones."""
         found = []
         gray = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY) if self.refine else None
         for quad, score in self.detector.detect(image, detector_size):
@@ -191,7 +196,29 @@ class OnnxCardRecogniser:
                     overlapping[0].insert(0, quad)
                 else:
                     found.append(([quad], PAPER_OUTLINE_SCORE))
+        if px_per_mm is not None:
+            gray = gray if gray is not None else cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
+            sized = [order_card_corners(refine_outline(gray, order_card_corners(quad))) for quad in card_sized_outlines(image, px_per_mm)]
+            found.append((sized, PAPER_OUTLINE_SCORE))
         return found
+
+    def _with_faces(self, image: np.ndarray, readings: list) -> list:
+        """Corner readings mixed with the face classifier's reading of each card's whole face (both ways
+        round), when there is a face classifier and `use_faces` allows: log-probabilities weighted
+        FACE_WEIGHT to the face. Same shape as `_read_outlines`."""
+        if self.face is None or not readings:
+            return readings
+        crops = [crop for _, _, quad, _ in readings for crop in (face_crop(image, quad), face_crop(image, turn_half_round(quad)))]
+        rows = self.face.probabilities(crops)
+        mixed = []
+        for number, (_, _, quad, corner_cards) in enumerate(readings):
+            face_cards = (rows[2 * number][self._face_columns] + rows[2 * number + 1][self._face_columns]).reshape(len(RANKS), len(SUITS)) / 2
+            cards = np.exp((1 - FACE_WEIGHT) * np.log(corner_cards + 1e-6) + FACE_WEIGHT * np.log(face_cards + 1e-6))
+            # the mixture keeps the readers' shared doubt: what both call `none` stays unnamed
+            cards *= max(float(corner_cards.sum()) ** (1 - FACE_WEIGHT) * float(face_cards.sum()) ** FACE_WEIGHT, 1e-9) / max(float(cards.sum()), 1e-9)
+            card, confidence = self._read(_columns_back(cards, self._card_columns, len(self.classifier.names)))
+            mixed.append((card, confidence, quad, cards))
+        return mixed
 
     def find_cards(self, image_bgr: np.ndarray) -> list[CardDetection]:
         """Every card whose index can be read, best first."""
@@ -200,7 +227,10 @@ class OnnxCardRecogniser:
         if not found:
             return []
         detections = []
-        for card, confidence, quad in self._name_outlines(image, [options for options, _ in found]):
+        readings = self._read_outlines(image, [options for options, _ in found])
+        if self.faces_in_photos:
+            readings = self._with_faces(image, readings)
+        for card, confidence, quad, _ in readings:
             if card is None or confidence < self.naming_threshold:
                 continue
             detections.append(CardDetection(card=card, confidence=min(1.0, confidence), quad=quad))
@@ -213,30 +243,20 @@ class OnnxCardRecogniser:
         reading = self.read_top_card(rectified_pile_image)
         return reading.card, reading.confidence
 
-    def read_top_card(self, rectified_pile_image: np.ndarray) -> TopCardReading:
+    def read_top_card(self, rectified_pile_image: np.ndarray, px_per_mm: float | None = None) -> TopCardReading:
         """The card on top of a pile seen from above, with its alternatives.
 
         The top card is the one read surest, weighted by how sure the detector is of its outline (a
         card under it shows at most a corner). With the face classifier, each candidate is read twice,
-        by its corners and by its whole face, and the two readings are mixed (FACE_WEIGHT).
+        by its corners and by its whole face, and the two readings are mixed (FACE_WEIGHT). `px_per_mm`:
+        the view's scale, when known, adds card-sized outlines at its centre (a card filling the view).
         """
         image = check_image(rectified_pile_image)
-        found = self._candidates(image, PILE_DETECTOR_SIZE)[:4]
+        found = self._candidates(image, PILE_DETECTOR_SIZE, px_per_mm)
+        found = found[:4] + found[-1:] if px_per_mm is not None and len(found) > 5 else found[:5]
         if not found:
             return TopCardReading(None, 0.0)
-        readings = self._read_outlines(image, [options for options, _ in found])
-        if self.face is not None:
-            crops = [crop for _, _, quad, _ in readings for crop in (face_crop(image, quad), face_crop(image, turn_half_round(quad)))]
-            rows = self.face.probabilities(crops)
-            mixed = []
-            for number, (card, confidence, quad, corner_cards) in enumerate(readings):
-                face_cards = (rows[2 * number][self._face_columns] + rows[2 * number + 1][self._face_columns]).reshape(len(RANKS), len(SUITS)) / 2
-                cards = np.exp((1 - FACE_WEIGHT) * np.log(corner_cards + 1e-6) + FACE_WEIGHT * np.log(face_cards + 1e-6))
-                # the mixture keeps the readers' shared doubt: what both call `none` stays unnamed
-                cards *= max(float(corner_cards.sum()) ** (1 - FACE_WEIGHT) * float(face_cards.sum()) ** FACE_WEIGHT, 1e-9) / max(float(cards.sum()), 1e-9)
-                card, confidence = self._read(_columns_back(cards, self._card_columns, len(self.classifier.names)))
-                mixed.append((card, confidence, quad, cards))
-            readings = mixed
+        readings = self._with_faces(image, self._read_outlines(image, [options for options, _ in found]))
         best, best_score = None, 0.0
         for (card, confidence, _, cards), (_, detector_score) in zip(readings, found):
             score = confidence * detector_score

@@ -87,3 +87,24 @@ def test_onnx_agrees_with_the_trained_model(quick_models, kind):
     scale = max(1.0, float(np.abs(torch_output).max()))
     assert onnx_output.shape == torch_output.shape
     assert np.abs(onnx_output - torch_output).max() <= 1e-3 * scale
+
+
+@pytest.mark.slow
+@needs_ultralytics
+def test_the_face_classifier_onnx_agrees_with_the_trained_model(quick_models):
+    """Its adaptive pooling is spelled out cell by cell for ONNX: the export must still compute the same."""
+    import torch
+
+    from models import face_data, face_net
+    from referee.vision.onnx_models import FaceClassifier
+
+    onnx_model = FaceClassifier(quick_models / "card_face_classifier.onnx")
+    crops = [face_data.pile_view_sample(seed)[0] for seed in (1, 2, 3)]
+    model = face_net.build(len(onnx_model.names))
+    model.load_state_dict(torch.load(REPOSITORY / "models" / "runs" / "face-classifier-quick" / "last.pt", map_location="cpu"))
+    tensor = np.stack([crop[:, :, ::-1].transpose(2, 0, 1) for crop in crops]).astype(np.float32) / 255
+    with torch.no_grad():
+        torch_output = torch.softmax(model.eval()(torch.from_numpy(tensor)), dim=1).numpy()
+    onnx_output = onnx_model.probabilities(crops)
+    assert onnx_output.shape == torch_output.shape == (3, 53)
+    assert np.abs(onnx_output - torch_output).max() <= 1e-4

@@ -114,6 +114,22 @@ def test_name_top_card_of_a_pile_seen_from_above(recogniser):
     assert right >= 5
 
 
+def test_read_top_card_gives_the_card_with_its_alternatives_best_first(recogniser):
+    reading = recogniser.read_top_card(pile_view(Card.parse("9S"), px_per_mm=3.0), px_per_mm=3.0)
+    assert reading.card == Card.parse("9S")
+    assert reading.alternatives and reading.alternatives[0][0] == reading.card
+    probabilities = [p for _, p in reading.alternatives]
+    assert probabilities == sorted(probabilities, reverse=True) and sum(probabilities) <= 1.0 + 1e-6
+
+
+def test_a_card_filling_the_pile_view_is_read_when_the_scale_is_known(recogniser):
+    # the card fills the view: no paper region or detection around it, only the card-sized outline finds it
+    view = pile_view(Card.parse("8D"), px_per_mm=3.0)
+    height, width = view.shape[:2]
+    tight = view[int(height / 2 - 44 * 3 - 4):int(height / 2 + 44 * 3 + 4), int(width / 2 - 31.5 * 3 - 4):int(width / 2 + 31.5 * 3 + 4)]
+    assert recogniser.read_top_card(tight, px_per_mm=3.0).card.rank == "8"
+
+
 def test_an_empty_pile_names_nothing(recogniser):
     view = data_gen.procedural_background(np.random.default_rng(5), 220, 260)
     named, confidence = recogniser.name_top_card(view)

@@ -25,6 +25,8 @@ class Arrival:
     confidence: float = 0.0
     #: other cards it could be, (card, probability) best first (see Reading.alternatives)
     alternatives: tuple[tuple[Card, float], ...] = ()
+    #: laid with a card of the other player on the other pile at the same moment (spits look like this)
+    together: bool = False
 
 
 @dataclass(frozen=True)

@@ -163,6 +163,9 @@ class TableTracker:
             if match is not None:
                 self._departures.remove(match)
                 out.append(replace(arrival, card=match[2], confidence=0.9))
+                pile = Place("spit_pile", arrival.pile)
+                if self.readings[pile].card is None:  # the unreadable top is now known
+                    self.readings[pile] = Reading(match[2], False, 0.9)
             elif now >= deadline:
                 if arrival.card is not None:
                     out.append(arrival)  # named from the snapshot taken as the hand left
@@ -254,6 +257,11 @@ class TableTracker:
         self.readings[place] = reading
         new_card = reading.card is not None and reading.card != previous.card
         if not new_card:
+            if reading.card is None and change.changed:
+                # something new lies there that could not be named: each hand that touched the pile may have
+                # laid it; the card that left that player's stock names it (or nobody played)
+                self._unresolved.extend((Arrival(visit.touch.t, visit.touch.frame, place.index, visit.player, None,
+                                                 visit.touch.error, 0.0), frame.t + RESOLVE_SECONDS) for visit in visits)
             return [PileTouched(v.touch.t, v.touch.frame, place.index, v.player, v.touch.error) for v in visits]
         if not visits:
             # a card appeared with no hand seen (the hand hidden, or frames dropped): time it by the settle
@@ -269,7 +277,7 @@ class TableTracker:
         for number, visit in enumerate(visits):
             if number == owner:
                 out.append(Arrival(visit.touch.t, visit.touch.frame, place.index, visit.player, reading.card,
-                                   visit.touch.error, reading.confidence, reading.alternatives))
+                                   visit.touch.error, reading.confidence, reading.alternatives, together=owner_player is not None))
                 self._arrivals = [item for item in self._arrivals if item[2] >= visit.touch.t - 3.0]
                 self._arrivals.append((visit.player, place.index, visit.touch.t))
                 continue

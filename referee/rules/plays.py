@@ -43,6 +43,14 @@ class PlayRules:
             # [engine reading] a card put on a pile that is not in use goes back: called, not counted
             events.append(self._event(EventType.VIOLATION, obs, player=obs.player, kind="pile_not_in_use"))
             return events + [self._event(EventType.SPIT, obs, player=obs.player, pile=obs.pile, card=obs.card)]
+        if obs.player not in self._spits_due and self._phase is GamePhase.PLAYING and self.config.camera_tolerant \
+                and obs.pile < self._in_use:
+            # a camera misses cards: a spit in open play says more surely that play had stalled than that the
+            # engine's picture of the stocks was right
+            self._notes.append(f"{obs.player} spat while the engine saw a play left; the stall it implies is ruled now")
+            self._phase = GamePhase.STALLED
+            self._spits_due = {player for player in PLAYERS if self._players[player].spit_count > 0}
+            events.append(self._event(EventType.STALL, obs))
         if obs.player not in self._spits_due:
             events.append(self._event(EventType.VIOLATION, obs, player=obs.player, kind="spit_without_stall"))
         table.spit_count -= 1

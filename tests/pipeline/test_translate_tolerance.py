@@ -162,3 +162,21 @@ def test_a_card_under_the_other_pile_is_not_taken_for_a_take_back():
     sightings = [layout_read((card("8H"), card("KC"))), arrival(1.0, 0, "A", "9D"), arrival(2.0, 1, "B", "8H")]
     events, _, _ = referee(sightings)
     assert not [e for kind, e in events if kind == "violation"]
+
+
+def test_two_cards_laid_together_from_the_hands_are_a_re_spit_after_a_stall_the_camera_missed():
+    # the engine still sees a play (5S on 6?); the players, who know better, spit together
+    sightings = [layout_read((card("6H"), card("KC"))), arrival(1.0, 0, "A", "5S"),
+                 Arrival(3.0, 90, 0, "B", Card.parse("8D"), 0.01, together=True),
+                 Arrival(3.02, 90, 1, "A", Card.parse("QH"), 0.01, together=True)]
+    events, observations, engine = referee(sightings)
+    kinds = [kind for kind, _ in events]
+    assert kinds.count("stall") == 1 and kinds.index("stall") < kinds.index("spit")
+    assert [(e["player"], e["pile"], str(e["card"])) for kind, e in events if kind == "spit"] == [("B", 0, "8D"), ("A", 1, "QH")]
+    assert not [e for kind, e in events if kind == "violation"]
+
+
+def test_the_top_card_seen_landing_again_is_no_new_play():
+    sightings = [layout_read((card("8H"), card("KC"))), arrival(1.0, 0, "A", "9D"), arrival(1.1, 0, "B", "9D")]
+    events, _, _ = referee(sightings)
+    assert plays(events) == [("A", 0, "9D", "8H", True)]

@@ -28,8 +28,9 @@ import sys
 import tempfile
 import time
 
-SUITE = [  # (seed, fps, seconds)
+SUITE = [  # (seed, fps, seconds): short openings, and two long clips with stalls, slaps and a new round
     (9, 30, 16.0), (11, 30, 16.0), (14, 60, 12.0), (27, 30, 16.0), (38, 60, 12.0), (1, 30, 16.0),
+    (4, 30, 50.0), (21, 30, 40.0),
 ]
 QUICK = [(9, 30, 10.0), (14, 60, 6.0)]
 
@@ -72,6 +73,8 @@ def run_game(seed: int, fps: int, seconds: float, folder: pathlib.Path, models: 
         "stalls": [{"found": got is not None, "late_s": None if got is None else round(got.t - true.t, 3)}
                    for true, got in comparison.stall_pairs],
         "false_stalls": len(comparison.false_stalls),
+        "round_ends": [{"found": got is not None, "takes_right": got is not None and got.get("takes") == true.get("takes")}
+                       for true, got in comparison.round_end_pairs],
         "slaps": [{"found": got is not None, "pile_right": got is not None and got["pile"] == true["pile"]}
                   for true, got in comparison.slap_pairs],
         "speed_x_real_time": round(result.speed, 2), "frames": result.frames,
@@ -108,6 +111,9 @@ def summarise(games: list[dict]) -> dict:
         "stalls_within_0_5s": share([{"ok": s["found"] and s["late_s"] <= 0.5} for g in games for s in g["stalls"]], "ok"),
         "stalls": sum(len(g["stalls"]) for g in games), "false_stalls": sum(g["false_stalls"] for g in games),
         "slaps_right": share([s for g in games for s in g["slaps"]], "pile_right"),
+        "slaps": sum(len(g["slaps"]) for g in games),
+        "round_ends_takes_right": share([r for g in games for r in g.get("round_ends", [])], "takes_right"),
+        "round_ends": sum(len(g.get("round_ends", [])) for g in games),
         "speed_x_real_time_30fps": statistics.mean([g["speed_x_real_time"] for g in games if g["fps"] == 30] or [0]),
         "mean_frame_ms": statistics.mean([g["mean_frame_ms"] for g in games]),
     }

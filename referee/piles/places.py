@@ -254,6 +254,11 @@ class PlaceTracker:
             contact = [index for index, sample in enumerate(visit.samples) if sample[2] <= 0]
             visit.touch = estimate_touch(visit.samples[:contact[0] + 1][-6:], period) if contact else None
 
+    def read_again(self) -> None:
+        """Settle again (and so be read again) after SETTLE_FRAMES more still frames."""
+        self._dirty = True
+        self._still_frames = 0
+
     @property
     def dirty(self) -> bool:
         return self._dirty

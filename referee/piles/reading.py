@@ -17,7 +17,7 @@ from referee.rules.cards import Card
 
 #: Recogniser confidence under which a named card is not trusted. Lower: more misreads accepted;
 #: higher: more places read as "unknown" (the tracker then falls back on what it knew).
-MIN_CONFIDENCE = 0.5
+MIN_CONFIDENCE = 0.3
 #: Fraction of a spot's centre that must look unlike the bare table for something to lie there.
 PRESENCE_FRACTION = 0.35
 

@@ -43,6 +43,9 @@ START_WAIT_SECONDS = 1.0
 #: which card left (the stock row is seen again when the hand has gone back over it). Without one,
 #: and with no card read as the hand left, it was a hand passing over the pile, not a play.
 RESOLVE_SECONDS = 0.9
+#: Times a pile whose new top could not be named is read again (each a few frames later) before the
+#: card is left to be named by the stock it came from.
+READ_RETRIES = 3
 #: A hand touching one pile this close in time (s) to laying a card on the other was reaching across.
 PASSING_SECONDS = 0.35
 #: Both piles settling together with both hands' touches within this span (s) are two cards laid at
@@ -78,7 +81,8 @@ class TableTracker:
         self._first_t: float | None = None
         self._unresolved: list[tuple[Arrival, float]] = []   # (arrival with a guessed card, deadline t)
         self._departures: list[tuple[str, float, Card]] = []  # (player, t, card) recently gone from a stock
-        self._arrivals: list[tuple[str, int, float]] = []     # (player, pile, touch t) of recent seen arrivals
+        self._arrivals: list[tuple[str, int, float, Card | None]] = []  # (player, pile, touch t, card) of recent arrivals
+        self._retries: dict[Place, tuple[list[Visit], int]] = {}  # piles whose new top could not be read yet
 
     # ---------------------------------------------------------------------------------------------
     def _bare_strips(self, view: np.ndarray) -> list[np.ndarray]:
@@ -97,6 +101,7 @@ class TableTracker:
     def pending_touch(self) -> float | None:
         times = [tracker.pending_touch() for place, tracker in self.places.items() if place.kind == "spit_pile"]
         times += [arrival.t for arrival, _ in self._unresolved]
+        times += [visit.touch.t for visits, _ in self._retries.values() for visit in visits]
         times = [t for t in times if t is not None]
         return min(times) if times else None
 
@@ -153,8 +158,9 @@ class TableTracker:
         out: list[Sighting] = []
         keep: list[tuple[Arrival, float]] = []
         on_piles = {self.readings[place].card for place in self.places if place.kind == "spit_pile"}
-        # a card that left a stock and is now seen on top of a pile is explained by that pile's arrival
-        self._departures = [d for d in self._departures if d[2] not in on_piles]
+        # a card that left a player's stock and was seen landing from that player's hand is explained
+        explained = {(player, card) for player, _, _, card in self._arrivals}
+        self._departures = [d for d in self._departures if (d[0], d[2]) not in explained]
         for arrival, deadline in self._unresolved:
             if self._passing(arrival):
                 continue
@@ -167,8 +173,8 @@ class TableTracker:
                 if self.readings[pile].card is None:  # the unreadable top is now known
                     self.readings[pile] = Reading(match[2], False, 0.9)
             elif now >= deadline:
-                if arrival.card is not None:
-                    out.append(arrival)  # named from the snapshot taken as the hand left
+                if arrival.card is not None and arrival.card not in on_piles:
+                    out.append(arrival)  # named from the snapshot taken as the hand left (a card on top now is another's)
             else:
                 keep.append((arrival, deadline))
         self._unresolved = keep
@@ -179,7 +185,7 @@ class TableTracker:
         """The same hand put a card on the other pile at about the same time: it was reaching across
         this pile (an arm over the left pile on its way to the right one), not laying a card here."""
         return any(player == arrival.player and pile != arrival.pile and abs(t - arrival.t) <= PASSING_SECONDS
-                   for player, pile, t in self._arrivals)
+                   for player, pile, t, _ in self._arrivals)
 
     # ---------------------------------------------------------------------------------------------
     def _read(self, place: Place, image: np.ndarray) -> Reading:
@@ -249,15 +255,25 @@ class TableTracker:
 
     def _pile_change(self, place: Place, change: PlaceChange, frame: Frame, owner_player: str | None = None) -> list[Sighting]:
         visits = sorted((visit for visit in change.visits if visit.touch is not None), key=lambda visit: visit.touch.t)
+        retry = self._retries.pop(place, None)
+        if retry is not None:
+            visits = sorted(retry[0] + visits, key=lambda visit: visit.touch.t)
         previous = self.readings[place]
         # a card laid square on a like card (6C on 7S) changes few pixels: a hand that touched the pile is
         # reason enough to read it again
-        touched = change.changed or any(visit.card_seen or visit.frames_in_contact for visit in change.visits)
+        touched = change.changed or retry is not None or any(visit.card_seen or visit.frames_in_contact for visit in change.visits)
         reading = self._read(place, frame.image) if touched else previous
+        if reading.card is None and (change.changed or retry is not None):
+            tries = retry[1] + 1 if retry is not None else 1
+            if tries <= READ_RETRIES:
+                # not named this time (a shadow, a blur, a glare): read again a few frames on, keeping who touched it
+                self._retries[place] = (visits, tries)
+                self.places[place].read_again()
+                return []
         self.readings[place] = reading
         new_card = reading.card is not None and reading.card != previous.card
         if not new_card:
-            if reading.card is None and change.changed:
+            if reading.card is None and (change.changed or retry is not None):
                 # something new lies there that could not be named: each hand that touched the pile may have
                 # laid it; the card that left that player's stock names it (or nobody played)
                 self._unresolved.extend((Arrival(visit.touch.t, visit.touch.frame, place.index, visit.player, None,
@@ -279,10 +295,12 @@ class TableTracker:
                 out.append(Arrival(visit.touch.t, visit.touch.frame, place.index, visit.player, reading.card,
                                    visit.touch.error, reading.confidence, reading.alternatives, together=owner_player is not None))
                 self._arrivals = [item for item in self._arrivals if item[2] >= visit.touch.t - 3.0]
-                self._arrivals.append((visit.player, place.index, visit.touch.t))
+                self._arrivals.append((visit.player, place.index, visit.touch.t, reading.card))
                 continue
             # covered by a later card: the card is the one that left this player's stock
             card, confidence = self._snapshot_card(visit)
+            if card == reading.card:  # its snapshot shows the top laid by the other hand: only its stock can tell
+                card, confidence = None, 0.0
             guess = Arrival(visit.touch.t, visit.touch.frame, place.index, visit.player, card, visit.touch.error, confidence * 0.5)
             self._unresolved.append((guess, frame.t + RESOLVE_SECONDS))
         return out

@@ -25,6 +25,11 @@ FACE_FILE = "card_face_classifier.onnx"
 #: Lowest probability of the named card (rank and suit together) for a detection to be reported.
 #: Lowering it reports more cards seen at bad angles, and more misnamed ones.
 NAMING_THRESHOLD = 0.5
+#: The same for a pile's top card. Lower, because a pile top is read with both readers mixed (which
+#: flattens their sureness) and because the referee checks it against the cards that could be there.
+#: Measured on 433 pile views from rendered games: 0.5 names 95.8 % right and 0.2 % wrong; 0.3 names
+#: 97.2 % right and 1.2 % wrong.
+PILE_NAMING_THRESHOLD = 0.3
 #: Below this suit probability the suit is reported as unknown (`7?`) while the rank still stands.
 SUIT_THRESHOLD = 0.6
 #: Largest image side accepted, pixels. Bigger images are refused rather than eating the laptop's memory.
@@ -263,7 +268,7 @@ class OnnxCardRecogniser:
         best, best_score = None, 0.0
         for (card, confidence, _, cards), (_, detector_score) in zip(readings, found):
             score = confidence * detector_score
-            if card is not None and confidence >= self.naming_threshold and score > best_score:
+            if card is not None and confidence >= min(self.naming_threshold, PILE_NAMING_THRESHOLD) and score > best_score:
                 best, best_score = (card, confidence, cards), score
         if best is None:
             return TopCardReading(None, 0.0)

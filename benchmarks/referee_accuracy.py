@@ -28,9 +28,11 @@ import sys
 import tempfile
 import time
 
-SUITE = [  # (seed, fps, seconds): short openings, and two long clips with stalls, slaps and a new round
-    (9, 30, 16.0), (11, 30, 16.0), (14, 60, 12.0), (27, 30, 16.0), (38, 60, 12.0), (1, 30, 16.0),
-    (4, 30, 50.0), (21, 30, 40.0),
+#: Games the referee was never tuned on (seeds 4, 7, 10, 11, 14 and 21 were used while developing it;
+#: `--games` runs any others). Short openings, and two long clips with stalls, slaps and a new round.
+SUITE = [  # (seed, fps, seconds)
+    (9, 30, 16.0), (27, 30, 16.0), (38, 60, 12.0), (1, 30, 16.0), (2, 30, 16.0), (6, 60, 12.0),
+    (5, 30, 45.0), (8, 30, 40.0),
 ]
 QUICK = [(9, 30, 10.0), (14, 60, 6.0)]
 

@@ -47,7 +47,12 @@ def run_game(seed: int, fps: int, seconds: float, folder: pathlib.Path, models: 
     from referee.synth.render import render_game
 
     started = time.perf_counter()
-    render = render_game(simulate_game(seed), folder, fps=fps, size="720p", seconds=seconds, seed=seed)
+    done = folder / "render.json"
+    if done.exists():  # kept from an earlier run (--keep): the renderer is deterministic per seed
+        design = json.loads(done.read_text())["design"]
+    else:
+        design = render_game(simulate_game(seed), folder, fps=fps, size="720p", seconds=seconds, seed=seed).design
+        done.write_text(json.dumps({"design": design}))
     render_seconds = time.perf_counter() - started
     size = (1280, 720)
     namer = (LabelNamer(folder / "labels.jsonl", load_calibration(folder / "corners.json", image_size=size))
@@ -65,7 +70,7 @@ def run_game(seed: int, fps: int, seconds: float, folder: pathlib.Path, models: 
     delays = [ruled - frame for frame, ruled in result.session.ruled_at if frame is not None]
     stats = result.session.stats
     return {
-        "seed": seed, "fps": fps, "seconds": seconds, "design": render.design, "naming": "labels" if use_labels else "models",
+        "seed": seed, "fps": fps, "seconds": seconds, "design": design, "naming": "labels" if use_labels else "models",
         "true_card_events": len(comparison.pairs) + len(comparison.missed), "found": len(comparison.pairs),
         "extra": len(comparison.extra), "recall": comparison.recall, "precision": comparison.precision,
         "player_right": comparison.right("player"), "card_right": comparison.right("card"),
@@ -127,6 +132,9 @@ def main() -> int:
     parser.add_argument("--models", help="recognition models folder; default: the shipped models/ if present")
     parser.add_argument("--labels", action="store_true", help="name cards from the renderer's labels (no recognition)")
     parser.add_argument("--games", help="seed:fps:seconds,... instead of the built-in suite")
+    parser.add_argument("--keep", type=pathlib.Path, default=None,
+                        help="keep the rendered games in this folder and reuse them on the next run")
+    parser.add_argument("--render-only", action="store_true", help="with --keep: render the suite and stop")
     parser.add_argument("--out", type=pathlib.Path, default=pathlib.Path(__file__).parent / "results" / "referee_accuracy.json")
     args = parser.parse_args()
     suite = QUICK if args.quick else SUITE
@@ -144,10 +152,26 @@ def main() -> int:
             use_labels = True
     games = []
     for seed, fps, seconds in suite:
-        with tempfile.TemporaryDirectory() as scratch:
-            game = run_game(seed, fps, seconds, pathlib.Path(scratch), args.models, use_labels)
+        if args.keep is not None:
+            folder = args.keep / f"seed{seed}_{fps}fps_{seconds:g}s"
+            folder.mkdir(parents=True, exist_ok=True)
+            if args.render_only:
+                if not (folder / "render.json").exists():
+                    from referee.sim.game import simulate_game
+                    from referee.synth.render import render_game
+
+                    design = render_game(simulate_game(seed), folder, fps=fps, size="720p", seconds=seconds, seed=seed).design
+                    (folder / "render.json").write_text(json.dumps({"design": design}))
+                print(f"rendered {folder}", flush=True)
+                continue
+            game = run_game(seed, fps, seconds, folder, args.models, use_labels)
+        else:
+            with tempfile.TemporaryDirectory() as scratch:
+                game = run_game(seed, fps, seconds, pathlib.Path(scratch), args.models, use_labels)
         games.append(game)
         print(json.dumps({k: v for k, v in game.items() if k not in ("time_errors_frames",)}), flush=True)
+    if args.render_only:
+        return 0
     summary = summarise(games)
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text(json.dumps({"summary": summary, "games": games}, indent=1))

@@ -108,7 +108,8 @@ class Translator:
         if top is not None and same_card(top, card) and not from_stock and state.phase is not GamePhase.ROUND_OVER:
             # the card already on top, seen again (a hand passing over it); one that also lies on the player's
             # stocks is a real play, and the top was misread
-            return [], None
+            return [], (f"{card} seen landing again on spit pile {sighting.pile} at t={sighting.t:.3f}s: taken for a "
+                        "second reading of the card on top, not a new play")
         taken_back = self._taken_back(sighting, state)
         if taken_back is not None:
             return [taken_back], None

@@ -244,7 +244,7 @@ class TableTracker:
         both (the spits, two plays at once): one hand lays one card at a time, so the two cards are
         given to the two players so that each laid its card where it reached last (on rendered spits this
         was right in 8 of 8, where the fingers' distance to the cards was right in 5 and the frames each
-        hand held each card in 3), then so that their fingers came closest to the cards.""" 
+        hand held each card in 3), then so that their fingers came closest to the cards."""
         piles = [(place, change) for place, change in changes if place.kind == "spit_pile" and change.visits]
         if len(piles) != 2:
             return {}

@@ -169,6 +169,9 @@ class TableTracker:
         for arrival, deadline in self._unresolved:
             if self._passing(arrival):
                 continue
+            if now < deadline and (self._busy(Place("spit_pile", 1 - arrival.pile)) or Place("spit_pile", 1 - arrival.pile) in self._held):
+                keep.append((arrival, deadline))  # the other pile may yet show this hand laid its card there
+                continue
             match = next((d for d in self._departures
                           if d[0] == arrival.player and arrival.t - 0.2 <= d[1] <= arrival.t + RESOLVE_SECONDS), None)
             if match is not None:

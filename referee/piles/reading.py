@@ -16,7 +16,8 @@ import numpy as np
 from referee.rules.cards import Card
 
 #: Recogniser confidence under which a named card is not trusted. Lower: more misreads accepted;
-#: higher: more places read as "unknown" (the tracker then falls back on what it knew).
+#: higher: more places read as "unknown" (the tracker then falls back on what it knew, reads again, or
+#: names the card by the stock it left). Kept at the recogniser's PILE_NAMING_THRESHOLD, where it was measured.
 MIN_CONFIDENCE = 0.3
 #: Fraction of a spot's centre that must look unlike the bare table for something to lie there.
 PRESENCE_FRACTION = 0.35

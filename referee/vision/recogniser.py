@@ -134,9 +134,13 @@ class OnnxCardRecogniser:
                 raise ModelError(f"face classifier {face.path} does not name the 52 cards: expected classes like 'AS', '10H' and 'none'") from None
 
     # -- naming -------------------------------------------------------------------------------------
-    def _read(self, probabilities: np.ndarray) -> tuple[Card | None, float]:
-        """(card, confidence) from one crop's class probabilities; the suit is dropped when unsure."""
-        cards = probabilities[self._card_columns].reshape(len(RANKS), len(SUITS))
+    def _cards(self, probabilities: np.ndarray) -> np.ndarray:
+        """One crop's class probabilities as a 13 x 4 table of card probabilities (rank x suit)."""
+        return probabilities[self._card_columns].reshape(len(RANKS), len(SUITS))
+
+    @staticmethod
+    def _read(cards: np.ndarray) -> tuple[Card | None, float]:
+        """(card, confidence) from a 13 x 4 table of card probabilities; the suit is dropped when unsure."""
         if float(cards.sum()) <= 1e-6:
             return None, 0.0
         rank_probabilities = cards.sum(axis=1)
@@ -161,10 +165,10 @@ class OnnxCardRecogniser:
         probabilities = self.classifier.probabilities(crops)
         best: dict[int, tuple[Card | None, float, np.ndarray, np.ndarray]] = {}
         for row, (number, option, corner) in zip(probabilities, owners):
-            card, confidence = self._read(row)
+            cards = self._cards(row)
+            card, confidence = self._read(cards)
             if number not in best or confidence > best[number][1]:
                 quad = candidates[number][option]
-                cards = row[self._card_columns].reshape(len(RANKS), len(SUITS))
                 best[number] = (card, confidence, quad if corner == 0 else turn_half_round(quad), cards)
         return [best[number] for number in range(len(candidates))]
 
@@ -224,7 +228,7 @@ class OnnxCardRecogniser:
             cards = np.exp((1 - FACE_WEIGHT) * np.log(corner_cards + 1e-6) + FACE_WEIGHT * np.log(face_cards + 1e-6))
             # the mixture keeps the readers' shared doubt: what both call `none` stays unnamed
             cards *= max(float(corner_cards.sum()) ** (1 - FACE_WEIGHT) * float(face_cards.sum()) ** FACE_WEIGHT, 1e-9) / max(float(cards.sum()), 1e-9)
-            card, confidence = self._read(_columns_back(cards, self._card_columns, len(self.classifier.names)))
+            card, confidence = self._read(cards)
             mixed.append((card, confidence, quad, cards))
         return mixed
 
@@ -277,13 +281,6 @@ class OnnxCardRecogniser:
         alternatives = tuple((Card(RANKS[i // len(SUITS)], SUITS[i % len(SUITS)]), float(cards.flat[i]))
                              for i in order[:12] if cards.flat[i] >= ALTERNATIVE_FLOOR)
         return TopCardReading(card, confidence, alternatives)
-
-
-def _columns_back(cards: np.ndarray, columns: list[int], width: int) -> np.ndarray:
-    """A 13x4 card table put back into a classifier-shaped probability row (other classes 0)."""
-    row = np.zeros(width, np.float32)
-    row[columns] = cards.reshape(-1)
-    return row
 
 
 def _drop_duplicates(detections: list[CardDetection]) -> list[CardDetection]:

@@ -49,28 +49,58 @@ class Reading:
 
 
 class TableColour:
-    """A colour model of the bare table (hue-saturation histogram) learned from never-covered strips."""
+    """A colour model of the bare table (hue-saturation-value histogram) learned from never-covered strips.
+
+    The histogram is smoothed over neighbouring bins: a plain green felt sits right on a hue bin's edge,
+    and a shift of one or two grey levels (a camera's white balance, a hand's shadow) would otherwise
+    move half its pixels into a bin never seen. It follows the light slowly (`learn(..., blend=)`)."""
+
+    BINS = (18, 8, 8)
 
     def __init__(self) -> None:
         self._histogram: np.ndarray | None = None
 
-    def learn(self, samples: list[np.ndarray]) -> None:
+    def learn(self, samples: list[np.ndarray], blend: float = 1.0) -> None:
+        """`blend`: the weight of these samples against what was learned before (1 = start afresh)."""
         pixels = np.concatenate([sample.reshape(-1, 1, 3) for sample in samples if sample.size], axis=0)
+        if not pixels.size:
+            return
         hsv = cv2.cvtColor(pixels, cv2.COLOR_BGR2HSV)
-        histogram = cv2.calcHist([hsv], [0, 1, 2], None, [18, 8, 8], [0, 180, 0, 256, 0, 256])
-        self._histogram = histogram / max(float(histogram.sum()), 1.0)
+        histogram = cv2.calcHist([hsv], [0, 1, 2], None, list(self.BINS), [0, 180, 0, 256, 0, 256])
+        histogram = _smoothed(histogram / max(float(histogram.sum()), 1.0))
+        if self._histogram is None or blend >= 1.0:
+            self._histogram = histogram
+        else:
+            self._histogram = (1.0 - blend) * self._histogram + blend * histogram
 
     def table_likeness(self, image: np.ndarray) -> np.ndarray:
         """Per pixel: how typical its colour is of the bare table (0 = never seen on the table)."""
         if self._histogram is None:
             return np.zeros(image.shape[:2], np.float32)
         hsv = cv2.cvtColor(image, cv2.COLOR_BGR2HSV)
-        bins = (hsv[..., 0].astype(np.int32) * 18 // 180, hsv[..., 1].astype(np.int32) // 32, hsv[..., 2].astype(np.int32) // 32)
+        bins = (hsv[..., 0].astype(np.int32) * self.BINS[0] // 180, hsv[..., 1].astype(np.int32) // 32,
+                hsv[..., 2].astype(np.int32) // 32)
         return self._histogram[bins[0], bins[1], bins[2]]
 
     def something_there(self, spot: np.ndarray) -> bool:
         likeness = self.table_likeness(spot)
         return float((likeness < 0.002).mean()) > PRESENCE_FRACTION
+
+
+def _smoothed(histogram: np.ndarray) -> np.ndarray:
+    """Each bin shares a quarter of its weight with each neighbour on every axis (hue wraps round)."""
+    out = histogram.astype(np.float32)
+    for axis in range(3):
+        if axis == 0:
+            before, after = np.roll(out, 1, axis=0), np.roll(out, -1, axis=0)
+        else:
+            pad = [(0, 0)] * 3
+            pad[axis] = (1, 1)
+            padded = np.pad(out, pad, mode="edge")
+            before = np.take(padded, range(0, out.shape[axis]), axis=axis)
+            after = np.take(padded, range(2, out.shape[axis] + 2), axis=axis)
+        out = 0.5 * out + 0.25 * (before + after)
+    return out / max(float(out.sum()), 1e-9)
 
 
 def read_place(namer: TopCardNamer, crop: np.ndarray, spot: np.ndarray, table: TableColour,

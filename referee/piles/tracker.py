@@ -39,10 +39,17 @@ ABSORB_SECONDS = 0.5
 #: The opening layout is read once every place has been still, or after this long (s) regardless
 #: (a hand resting over a stock would otherwise hold the start back).
 START_WAIT_SECONDS = 1.0
+#: the bare-table colour follows the light: each second, this share of it is learned afresh from the
+#: never-covered strips, when less than TABLE_LIGHT_COVERED of them shows something moving
+TABLE_LIGHT_BLEND = 0.1
+TABLE_LIGHT_COVERED = 0.02
 #: How long (s) after its touch an arrival covered by a later card waits for its player's stock to show
 #: which card left (the stock row is seen again when the hand has gone back over it). Without one,
 #: and with no card read as the hand left, it was a hand passing over the pile, not a play.
 RESOLVE_SECONDS = 0.9
+#: A covered arrival not yet named waits up to this much longer (s) while its player's stocks are
+#: still being handled (a hand lingering over its stock row keeps the stock from being read).
+STOCK_WAIT_SECONDS = 3.0
 #: Frames a settled spit pile waits for the other one while hands are still over it.
 HOLD_FRAMES = 6
 #: Times a pile whose new top could not be named is read again (each a few frames later) before the
@@ -82,7 +89,10 @@ class TableTracker:
         self._frame_index = 0
         self._first_t: float | None = None
         self._unresolved: list[tuple[Arrival, float]] = []   # (arrival with a guessed card, deadline t)
-        self._departures: list[tuple[str, float, Card]] = []  # (player, t, card) recently gone from a stock
+        #: (player, settle t, card, t the hand came to the stock) of cards recently gone from a stock
+        self._departures: list[tuple[str, float, Card, float]] = []
+        #: a new top laid over cards still being named: it waits for them so that rulings keep touch order
+        self._waiting_tops: list[Arrival] = []
         self._arrivals: list[tuple[str, int, float, Card | None]] = []  # (player, pile, touch t, card) of recent arrivals
         self._retries: dict[Place, tuple[list[Visit], int, str | None]] = {}  # new tops not read yet: visits, tries, owner
         self._held: dict[Place, tuple[PlaceChange, int]] = {}  # settled piles waiting for the other to settle
@@ -101,9 +111,19 @@ class TableTracker:
             out.append(view[rows, cols])
         return out
 
+    def _follow_the_light(self, view: np.ndarray, foreground: np.ndarray) -> None:
+        """Once a second, the bare-table colour drifts a little towards the strips as they look now,
+        unless something lies or moves over them."""
+        strips = self._bare_strips(view)
+        moving = self._bare_strips(foreground)
+        covered = sum(int(np.count_nonzero(mask)) for mask in moving) / max(1, sum(mask.size for mask in moving))
+        if covered < TABLE_LIGHT_COVERED:
+            self.table_colour.learn(strips, blend=TABLE_LIGHT_BLEND)
+
     def pending_touch(self) -> float | None:
         times = [tracker.pending_touch() for place, tracker in self.places.items() if place.kind == "spit_pile"]
         times += [arrival.t for arrival, _ in self._unresolved]
+        times += [arrival.t for arrival in self._waiting_tops]
         times += [visit.touch.t for visits, _, _ in self._retries.values() for visit in visits]
         times += [visit.touch.t for change, _ in self._held.values() for visit in change.visits if visit.touch is not None]
         times = [t for t in times if t is not None]
@@ -116,6 +136,8 @@ class TableTracker:
             self.background = BackgroundModel(view, absorb_frames=max(3, int(round(ABSORB_SECONDS / self.period))))
             self.table_colour.learn(self._bare_strips(view))
         foreground = self.background.foreground(view)
+        if frame.index % max(1, int(round(1.0 / self.period))) == 0:
+            self._follow_the_light(view, foreground)
         masks = self.hands.split(foreground)
         cardlike = card_coloured(view)
         carried = {player: cv2.bitwise_and(mask, cardlike) for player, mask in masks.owned.items()}
@@ -172,22 +194,39 @@ class TableTracker:
             if now < deadline and (self._busy(Place("spit_pile", 1 - arrival.pile)) or Place("spit_pile", 1 - arrival.pile) in self._held):
                 keep.append((arrival, deadline))  # the other pile may yet show this hand laid its card there
                 continue
-            match = next((d for d in self._departures
-                          if d[0] == arrival.player and arrival.t - 0.2 <= d[1] <= arrival.t + RESOLVE_SECONDS), None)
+            # the card left the stock about when it landed, or the hand stayed over the stock all along
+            match = next((d for d in self._departures if d[0] == arrival.player and
+                          (arrival.t - 0.2 <= d[1] <= arrival.t + RESOLVE_SECONDS or d[3] <= arrival.t <= d[1])), None)
             if match is not None:
                 self._departures.remove(match)
                 out.append(replace(arrival, card=match[2], confidence=0.9))
                 pile = Place("spit_pile", arrival.pile)
                 if self.readings[pile].card is None:  # the unreadable top is now known
                     self.readings[pile] = Reading(match[2], False, 0.9)
-            elif now >= deadline:
+            elif now >= deadline and not (arrival.card is None and now < deadline + STOCK_WAIT_SECONDS
+                                          and self._stocks_busy(arrival.player)):
                 if arrival.card is not None and arrival.card not in on_piles:
                     out.append(arrival)  # named from the snapshot taken as the hand left (a card on top now is another's)
             else:
                 keep.append((arrival, deadline))
         self._unresolved = keep
         self._departures = [d for d in self._departures if d[1] >= now - 3.0]
-        return out
+        return sorted(out + self._released_tops(), key=lambda arrival: arrival.t)
+
+    def _stocks_busy(self, player: str) -> bool:
+        """A hand is over one of the player's stocks, or one has not settled since it was last touched."""
+        return any(tracker.dirty or tracker.visits for place, tracker in self.places.items()
+                   if place.kind == "stock" and place.player == player)
+
+    def _released_tops(self) -> list[Arrival]:
+        """New tops whose covered cards are all named (or given up): ruled after them, in touch order."""
+        released, waiting = [], []
+        for top in self._waiting_tops:
+            covered = any(arrival.pile == top.pile and arrival.t <= top.t for arrival, _ in self._unresolved)
+            behind = any(other.pile == top.pile for other in waiting)
+            (waiting if covered or behind else released).append(top)
+        self._waiting_tops = waiting
+        return released
 
     def _passing(self, arrival: Arrival) -> bool:
         """The same hand put a card on the other pile at about the same time: it was reaching across
@@ -283,7 +322,8 @@ class TableTracker:
             reading = self._read(place, frame.image)
             self.readings[place] = reading
             if previous.card is not None and reading.card != previous.card and change.visits:
-                self._departures.append((place.player, change.t, previous.card))
+                came = min([visit.samples[0][1] for visit in change.visits if visit.samples] or [change.t])
+                self._departures.append((place.player, change.t, previous.card, came))
             if reading != previous and not self.cleared:  # on a bare table a new layout is read whole
                 return [StockSeen(change.t, change.frame, place.player, place.index, reading, previous, bool(change.visits))]
         return []
@@ -320,6 +360,7 @@ class TableTracker:
             return [Arrival(change.t - 3 * self.period, change.frame, place.index, None, reading.card,
                             3 * self.period, reading.confidence, reading.alternatives)]
         out: list[Sighting] = []
+        top: Arrival | None = None
         # the card now on top was put there by the hand that held it there: the one whose fingers lay over
         # the new card's outline longest (an arm passing over the pile on its way to the other one does not)
         place_tracker = self.places[place]
@@ -328,8 +369,8 @@ class TableTracker:
                                                             visits[number].frames_in_contact, number))
         for number, visit in enumerate(visits):
             if number == owner:
-                out.append(Arrival(visit.touch.t, visit.touch.frame, place.index, visit.player, reading.card,
-                                   visit.touch.error, reading.confidence, reading.alternatives, together=owner_player is not None))
+                top = Arrival(visit.touch.t, visit.touch.frame, place.index, visit.player, reading.card,
+                              visit.touch.error, reading.confidence, reading.alternatives, together=owner_player is not None)
                 self._arrivals = [item for item in self._arrivals if item[2] >= visit.touch.t - 3.0]
                 self._arrivals.append((visit.player, place.index, visit.touch.t, reading.card))
                 continue
@@ -339,6 +380,12 @@ class TableTracker:
                 card, confidence = None, 0.0
             guess = Arrival(visit.touch.t, visit.touch.frame, place.index, visit.player, card, visit.touch.error, confidence * 0.5)
             self._unresolved.append((guess, frame.t + RESOLVE_SECONDS))
+        if top is not None:
+            if any(arrival.pile == top.pile and arrival.t <= top.t for arrival, _ in self._unresolved) or \
+                    any(other.pile == top.pile for other in self._waiting_tops):
+                self._waiting_tops.append(top)  # ruled once the cards under it are named
+            else:
+                out.append(top)
         return out
 
     def _snapshot_card(self, visit: Visit):

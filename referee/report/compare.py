@@ -13,6 +13,9 @@ from referee.rules.events import Event, EventType
 
 #: Largest time difference (s) at which a ruling still matches a true event.
 MATCH_SECONDS = 0.25
+#: a stall is due within half a second of the moment no card could move: a called stall that late
+#: still counts as that stall (a later one is a false stall, and the true one missed)
+STALL_SECONDS = 0.5
 CARD_EVENTS = (EventType.PLAY, EventType.SPIT)
 
 
@@ -55,11 +58,12 @@ class Comparison:
         return [abs(found.t - true.t) for true, found in self.pairs]
 
 
-def _match(truth: list[Event], found: list[Event], key) -> tuple[list[tuple[Event, Event]], list[Event], list[Event]]:
+def _match(truth: list[Event], found: list[Event], key, within: float = MATCH_SECONDS
+           ) -> tuple[list[tuple[Event, Event]], list[Event], list[Event]]:
     pairs, missed = [], []
     free = list(found)
     for true in truth:
-        options = [event for event in free if key(event) == key(true) and abs(event.t - true.t) <= MATCH_SECONDS]
+        options = [event for event in free if key(event) == key(true) and abs(event.t - true.t) <= within]
         if not options:
             missed.append(true)
             continue
@@ -86,7 +90,7 @@ def compare(truth: list[Event], found: list[Event], *, t_from: float = 0.0) -> C
     result.touch_pairs = pairs + [(event, None) for event in missed]
     true_stalls = [event for event in truth if event.type is EventType.STALL]
     found_stalls = [event for event in found if event.type is EventType.STALL]
-    pairs, missed, extra = _match(true_stalls, found_stalls, lambda event: None)
+    pairs, missed, extra = _match(true_stalls, found_stalls, lambda event: None, STALL_SECONDS)
     result.stall_pairs = pairs + [(event, None) for event in missed]
     result.false_stalls = extra
     for kind, target in ((EventType.SLAP, "slap_pairs"), (EventType.ROUND_END, "round_end_pairs")):

@@ -27,6 +27,17 @@ def test_rulings_are_scored_against_the_truth(found, recall, precision, right):
     assert result.all_right == pytest.approx(right)
 
 
+def stall(t):
+    return Event(EventType.STALL, t, int(t * 30), {})
+
+
+@pytest.mark.parametrize("found_at, called", [(5.3, True), (5.5, True), (5.6, False), (4.9, True)])
+def test_a_stall_counts_when_called_within_half_a_second(found_at, called):
+    result = compare([stall(5.0)], [stall(found_at)])
+    assert (result.stall_pairs[0][1] is not None) is called
+    assert len(result.false_stalls) == (0 if called else 1)
+
+
 def test_side_by_side_marks_right_wrong_missed_and_extra():
     lines = side_by_side(TRUTH, [play(1.0, "A", "6S"), play(2.0, "A", "7D"), play(4.0, "B", "9C")])
     text = "\n".join(lines)

@@ -1,0 +1,40 @@
+"""Telling a bare spot from one with a card on it, by the colour of the bare table."""
+
+import numpy as np
+import pytest
+
+from referee.piles.reading import TableColour
+
+
+def _felt(bgr: tuple[int, int, int], *, noise: float = 0.6, seed: int = 0, size: int = 60) -> np.ndarray:
+    rng = np.random.default_rng(seed)
+    image = np.array(bgr, np.float32) + rng.normal(0.0, noise, (size, size, 3))
+    return np.clip(image, 0, 255).astype(np.uint8)
+
+
+@pytest.mark.parametrize("shift", [(-3, 0, 3), (-2, 0, 1), (-3, -2, 2)])
+def test_a_green_felt_on_a_hue_bin_edge_stays_bare_when_the_light_shifts_a_little(shift):
+    # a green felt with blue a shade above red sits just over hue 60, where two hue bins meet; a
+    # white balance that moves blue below red puts it in the other bin
+    felt = (28, 82, 26)
+    table = TableColour()
+    table.learn([_felt(felt, seed=1)])
+    shifted = tuple(int(c + d) for c, d in zip(felt, shift))
+    assert not table.something_there(_felt(shifted, seed=2))
+
+
+@pytest.mark.parametrize("thing", [(235, 238, 240), (140, 60, 30), (30, 30, 200)])
+def test_paper_a_blue_back_or_a_red_back_on_green_felt_is_something(thing):
+    table = TableColour()
+    table.learn([_felt((27, 82, 27), seed=1)])
+    assert table.something_there(_felt(thing, seed=3))
+
+
+def test_the_table_colour_follows_a_slow_change_of_light():
+    table = TableColour()
+    table.learn([_felt((40, 90, 140), seed=1)])  # warm wood under a lamp
+    daylight = _felt((90, 100, 120), seed=2)
+    assert table.something_there(daylight)
+    for step in range(30):
+        table.learn([_felt((90, 100, 120), seed=10 + step)], blend=0.1)
+    assert not table.something_there(daylight)

@@ -50,6 +50,8 @@ RESOLVE_SECONDS = 0.9
 #: A covered arrival not yet named waits up to this much longer (s) while its player's stocks are
 #: still being handled (a hand lingering over its stock row keeps the stock from being read).
 STOCK_WAIT_SECONDS = 3.0
+#: One hand cannot lay two cards on one pile this close (s): two touches are one card.
+SAME_HAND_SECONDS = 0.3
 #: Frames a settled spit pile waits for the other one while hands are still over it.
 HOLD_FRAMES = 6
 #: Times a pile whose new top could not be named is read again (each a few frames later) before the
@@ -334,6 +336,7 @@ class TableTracker:
         if retry is not None:
             visits = sorted(retry[0] + visits, key=lambda visit: visit.touch.t)
             owner_player = owner_player or retry[2]
+        visits = _one_per_hand(visits)
         previous = self.readings[place]
         # a card laid square on a like card (6C on 7S) changes few pixels: a hand that touched the pile is
         # reason enough to read it again
@@ -364,7 +367,13 @@ class TableTracker:
         # the card now on top was put there by the hand that held it there: the one whose fingers lay over
         # the new card's outline longest (an arm passing over the pile on its way to the other one does not)
         place_tracker = self.places[place]
-        owner = max(range(len(visits)), key=lambda number: (visits[number].player == owner_player,
+        # first of all, the hand whose stock the card was on top of, when only one of them had it
+        holders = {place.player for place, read in self.readings.items()
+                   if place.kind == "stock" and read.card is not None and read.card == reading.card}
+        holders |= {player for player, _, card, _ in self._departures if card == reading.card}
+        stock_owner = next(iter(holders)) if len(holders) == 1 else None
+        owner = max(range(len(visits)), key=lambda number: (visits[number].player == stock_owner,
+                                                            visits[number].player == owner_player,
                                                             place_tracker.frames_holding(visits[number], change.footprint),
                                                             visits[number].frames_in_contact, number))
         for number, visit in enumerate(visits):
@@ -405,6 +414,21 @@ class TableTracker:
         if self._layout_pending and not any(tracker.dirty for place, tracker in self.places.items() if place.kind == "stock"):
             return [self._read_layout(frame, first=False)]
         return []
+
+
+def _one_per_hand(visits: list[Visit]) -> list[Visit]:
+    """A hand that touches a pile, lifts and touches again within SAME_HAND_SECONDS laid one card:
+    its touches are one visit, timed by the first."""
+    out: list[Visit] = []
+    for visit in visits:
+        last = out[-1] if out else None
+        if last is not None and last.player == visit.player and visit.touch.t - last.touch.t < SAME_HAND_SECONDS:
+            out[-1] = replace(last, frames_in_contact=last.frames_in_contact + visit.frames_in_contact,
+                              fronts=last.fronts + visit.fronts, card_seen=last.card_seen or visit.card_seen,
+                              snapshot=visit.snapshot if visit.snapshot is not None else last.snapshot)
+            continue
+        out.append(visit)
+    return out
 
 
 def place_slices(tracker: PlaceTracker) -> tuple[slice, slice]:

@@ -33,7 +33,6 @@ class Translator:
     def __init__(self) -> None:
         # per player: stock slots in the order their top was last played (latest last)
         self._played_from: dict[str, list[int]] = {player: [] for player in PLAYERS}
-        self._spat: set[str] = set()  # players who have spit since spits were last due
         # per spit pile: the tops it showed before each card the referee saw land (latest last)
         self._under: dict[int, list[Card | None]] = {0: [], 1: []}
 
@@ -117,15 +116,12 @@ class Translator:
         candidates = [sighting.player] if sighting.player else list(PLAYERS)
         owners = [(player, slot) for player in candidates for slot, stock in enumerate(state.players[player].stocks)
                   if stock.top is not None and same_card(stock.top, card)]
-        if not spits_due:
-            self._spat = set()
         if spits_due and not owners:
             # each player turns one spit card per spit: a hand seen spitting twice is the other player's
             # card landing under a hand passing over the pile
-            due = [player for player in PLAYERS if player not in self._spat and state.players[player].spit_count > 0]
+            due = [player for player in PLAYERS if player in state.spits_due]
             spitter = sighting.player if sighting.player in due else (due[0] if due else None)
             if spitter is not None:
-                self._spat.add(spitter)
                 return [SpitTurned(sighting.t, spitter, sighting.pile, card, frame=sighting.frame)], None
         if not owners and sighting.player is not None:
             # the card is the other player's stock top: the hand seen was not the one that played it

@@ -111,6 +111,7 @@ class RulesEngine(PlayRules):
             pile_counts=(self._piles[0].count, self._piles[1].count),
             players=players,
             winner=self._winner,
+            spits_due=frozenset(self._spits_due),
         )
 
     def observe(self, observation: Any) -> list[Event]:

@@ -131,3 +131,5 @@ class EngineState:
     pile_counts: tuple[int, int]
     players: Mapping[str, PlayerView]
     winner: str | None
+    #: players who still owe a spit card (after a stall, or at the round's start)
+    spits_due: frozenset[str] = frozenset()

@@ -6,7 +6,9 @@ import pytest
 from referee.capture.frames import Frame
 from referee.piles.sightings import Arrival, LayoutRead, StockSeen
 from referee.piles.table_view import RectMM, TableView
-from referee.piles.tracker import TableTracker
+from referee.piles.places import Visit
+from referee.piles.touch import TouchEstimate
+from referee.piles.tracker import TableTracker, _one_per_hand
 from referee.rules.cards import Card
 from referee.table.layout import TableLayout
 from tests.piles.drawn_table import IMAGE_SIZE, ColourNamer, DrawnTable, PlainCalibration
@@ -148,3 +150,25 @@ def test_a_new_top_not_named_at_first_is_still_found_with_its_touch_and_player(m
     arrivals = [s for s in sightings if isinstance(s, Arrival)]
     assert [(a.player, a.pile, str(a.card)) for a in arrivals] == [("A", 0, "6S")]
     assert abs(arrivals[0].t - 1.0) < 1 / FPS / 3
+
+
+def test_a_card_covered_while_its_hand_lingers_over_the_stocks_is_ruled_before_the_card_over_it():
+    # B lays 10H and its hand drifts back slowly over B's stocks (the stock is read late); A lays JH on it
+    # 0.2 s later. The covered card is named by B's stock once it settles, and the two come out in touch
+    # order, so the rules can say who touched first.
+    table = laid_out()
+    first = table.play("B", Card.parse("10H"), LAYOUT.stock_centre("B", 3), LAYOUT.spit_pile_centre(1), t_touch=1.0, back=2.2)
+    table.play("A", Card.parse("JH"), LAYOUT.stock_centre("A", 3), first.final, t_touch=1.2)
+    arrivals = [s for s in run(table, 4.5) if isinstance(s, Arrival)]
+    assert [(a.player, str(a.card)) for a in arrivals] == [("B", "10H"), ("A", "JH")]
+    assert abs(arrivals[0].t - 1.0) < 1 / FPS and abs(arrivals[1].t - 1.2) < 1 / FPS
+
+
+def _visit(player: str, t: float, contact: int = 2) -> Visit:
+    return Visit(player, int(t * FPS), touch=TouchEstimate(t, int(t * FPS) + 1, 0.005), frames_in_contact=contact)
+
+
+def test_one_hand_touching_a_pile_twice_in_a_blink_laid_one_card():
+    visits = _one_per_hand([_visit("A", 2.158), _visit("A", 2.19), _visit("B", 2.2), _visit("A", 2.9)])
+    assert [(visit.player, visit.touch.t) for visit in visits] == [("A", 2.158), ("B", 2.2), ("A", 2.9)]
+    assert visits[0].frames_in_contact == 4

@@ -180,3 +180,16 @@ def test_the_top_card_seen_landing_again_is_no_new_play():
     sightings = [layout_read((card("8H"), card("KC"))), arrival(1.0, 0, "A", "9D"), arrival(1.1, 0, "B", "9D")]
     events, _, _ = referee(sightings)
     assert plays(events) == [("A", 0, "9D", "8H", True)]
+
+
+def test_spits_that_leave_play_stalled_are_followed_by_spits_not_plays():
+    # no stock card (2s, 3s, 9s) goes on a 6: the re-spit stalls again, and the next cards from the hands
+    # are spits too
+    opening = LayoutRead(0.0, 0, stocks(a="2H 2S 2D 9C 9H", b="2C 9D 9S 3S 3D"), (EMPTY, EMPTY), first=True)
+    sightings = [opening, arrival(1.0, 0, "A", "6H"), arrival(1.05, 1, "B", "6S"),
+                 arrival(3.0, 0, "B", "6D"), arrival(3.05, 1, "A", "6C"),
+                 arrival(5.0, 0, "A", "4C"), arrival(5.05, 1, "B", "8C")]
+    events, _, _ = referee(sightings)
+    kinds = [kind for kind, _ in events]
+    assert kinds.count("spit") == 6 and kinds.count("stall") == 2 and "play" not in kinds
+    assert not [e for kind, e in events if kind == "violation"]

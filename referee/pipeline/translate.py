@@ -17,7 +17,8 @@ from referee.piles.reading import Reading
 from referee.piles.sightings import Arrival, LayoutRead, PileTouched, Sighting, StockSeen, TableCleared
 from referee.rules.cards import Card
 from referee.rules.observations import (
-    CardLanded, CardTakenBack, LayoutSeen, RoundLaidOut, Slap, SixthStock, SpitTurned, StockMoved, StockTurnedUp,
+    CardLanded, CardTakenBack, LayoutSeen, RoundLaidOut, Slap, SixthStock, SpitTurned, StockMoved, StockSeenEmpty,
+    StockSeenFaceDown, StockTurnedUp,
 )
 from referee.rules.state import EngineState, GamePhase, same_card
 
@@ -35,6 +36,8 @@ class Translator:
         self._played_from: dict[str, list[int]] = {player: [] for player in PLAYERS}
         # per spit pile: the tops it showed before each card the referee saw land (latest last)
         self._under: dict[int, list[Card | None]] = {0: [], 1: []}
+        # stock slots last seen bare, (player, slot)
+        self._seen_empty: set[tuple[str, int]] = set()
 
     def translate(self, sighting: Sighting, state: EngineState) -> tuple[list[object], str | None]:
         """Observations for the engine, and a note for the log when a sighting cannot be used."""
@@ -61,14 +64,16 @@ class Translator:
                 return [], None  # a bare table: wait for a layout
             self._played_from = {player: [] for player in PLAYERS}
             self._under = {0: [], 1: []}
+            self._seen_empty = set()
             return [RoundLaidOut(sighting.t, tops, frame=sighting.frame)], None
         if not sighting.first:
             return [], "new layout seen with cards already on the spit piles; ignored"
         # a pile in use whose top cannot be read starts with its top unknown (pile 0 is always in use once
         # play has begun; pile 1 is in use if anything lies there)
         unknown = [index for index, pile in enumerate(piles) if pile.card is None and (index == 0 or not pile.empty)]
-        counts = {player: [0 if reading.empty else index + 1 for index, reading in enumerate(sighting.stocks[player][:5])]
-                  for player in PLAYERS}
+        # how many cards lie under each stock top is not seen: one is counted, and more are found as they
+        # turn up (a count from the deal would have the referee wait for stock moves that cannot come)
+        counts = {player: [0 if reading.empty else 1 for reading in sighting.stocks[player][:5]] for player in PLAYERS}
         spit = {player: 0 if sighting.stocks[player] and _stack_empty(sighting) else ASSUMED_SPIT_CARDS for player in PLAYERS}
         observation = LayoutSeen(sighting.t, tops, counts, spit, [piles[0].card, piles[1].card],
                                  unknown_piles=unknown, frame=sighting.frame)
@@ -143,7 +148,11 @@ class Translator:
             top = state.players[player].stocks[slot].top
             if top is not None and top.suit is not None:
                 card = top  # the stock top was read while it lay still: its suit is surer than a glimpse's
-            return [CardLanded(sighting.t, player, sighting.pile, card, stock=slot, frame=sighting.frame)], None
+            landed = CardLanded(sighting.t, player, sighting.pile, card, stock=slot, frame=sighting.frame)
+            if (player, slot) in self._seen_empty and state.players[player].stocks[slot].count > 1:
+                # its slot was seen bare as the card left: nothing lay under it, whatever the deal's count said
+                return [landed, StockSeenEmpty(sighting.t, player, slot, frame=sighting.frame)], None
+            return [landed], None
         if sighting.player is not None:
             slot = self._face_down_slot(sighting.player, state)
             if slot is not None:
@@ -183,11 +192,22 @@ class Translator:
 
     def _stock(self, sighting: StockSeen, state: EngineState):
         reading: Reading = sighting.reading
-        if reading.card is None or state.phase in (GamePhase.WAITING_FOR_LAYOUT, GamePhase.GAME_OVER):
+        if state.phase in (GamePhase.WAITING_FOR_LAYOUT, GamePhase.GAME_OVER):
             return [], None
         player, slot, card = sighting.player, sighting.slot, reading.card
         stocks = state.players[player].stocks
         here = stocks[slot] if slot < len(stocks) else None
+        if reading.empty:
+            self._seen_empty.add((player, slot))
+        else:
+            self._seen_empty.discard((player, slot))
+        if reading.empty and here is not None and here.count > 0 and here.top is None:
+            # a slot counted with face-down cards is seen bare (its count was the deal's guess)
+            return [StockSeenEmpty(sighting.t, player, slot, frame=sighting.frame)], None
+        if reading.face_down and here is not None and (here.count == 0 or here.top is not None and here.count < 2):
+            return [StockSeenFaceDown(sighting.t, player, slot, frame=sighting.frame)], None
+        if card is None:
+            return [], None
         if here is not None and here.top is not None and same_card(here.top, card):
             return [], None
         sources = [index for index, stock in enumerate(stocks)

@@ -27,7 +27,7 @@ from referee.rules.deal import spit_cards, spit_piles_in_use, stock_sizes
 from referee.rules.events import Event, EventType
 from referee.rules.observations import (
     OBSERVATION_TYPES, CardLanded, CardTakenBack, GameStopped, LayoutSeen, RoundLaidOut, SixthStock, Slap,
-    SpitTurned, StockMoved, StockTurnedUp, TwoCardsMoved, TwoHandsUsed, describe,
+    SpitTurned, StockMoved, StockSeenEmpty, StockSeenFaceDown, StockTurnedUp, TwoCardsMoved, TwoHandsUsed, describe,
 )
 from referee.rules.plays import PlayRules
 from referee.rules.round_end import RoundFacts, settle, stopped_winner
@@ -68,6 +68,8 @@ class RulesEngine(PlayRules):
             CardLanded: self._card_landed,
             StockTurnedUp: self._stock_turned_up,
             StockMoved: self._stock_moved,
+            StockSeenEmpty: self._stock_seen_empty,
+            StockSeenFaceDown: self._stock_seen_face_down,
             CardTakenBack: self._card_taken_back,
             Slap: self._slap,
             SixthStock: lambda obs: [self._event(EventType.VIOLATION, obs, player=obs.player, kind="sixth_stock")],

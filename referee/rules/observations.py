@@ -240,6 +240,32 @@ class StockMoved(_Observation):
 
 
 @dataclass(frozen=True)
+class StockSeenEmpty(_Observation):
+    """A stock slot is seen bare (a camera's observation): whatever the engine counted there is gone."""
+
+    player: str
+    stock: int
+
+    def __post_init__(self) -> None:
+        super().__post_init__()
+        self._check_player()
+        self._check_index("stock", SIXTH_SLOT)
+
+
+@dataclass(frozen=True)
+class StockSeenFaceDown(_Observation):
+    """A face-down card is seen on a stock slot (a camera's observation): at least one card lies there."""
+
+    player: str
+    stock: int
+
+    def __post_init__(self) -> None:
+        super().__post_init__()
+        self._check_player()
+        self._check_index("stock", SIXTH_SLOT)
+
+
+@dataclass(frozen=True)
 class CardTakenBack(_Observation):
     """A played card was lifted back off a spit pile (at `t`, the moment it left the pile).
     `to_stock`: where it was put down (None = back where it came from)."""
@@ -300,13 +326,13 @@ class GameStopped(_Observation):
 
 
 Observation = Union[
-    RoundLaidOut, LayoutSeen, SpitTurned, CardLanded, StockTurnedUp, StockMoved, CardTakenBack,
-    Slap, SixthStock, TwoCardsMoved, TwoHandsUsed, GameStopped,
+    RoundLaidOut, LayoutSeen, SpitTurned, CardLanded, StockTurnedUp, StockMoved, StockSeenEmpty, StockSeenFaceDown,
+    CardTakenBack, Slap, SixthStock, TwoCardsMoved, TwoHandsUsed, GameStopped,
 ]
 OBSERVATION_TYPES: tuple[type, ...] = Observation.__args__  # type: ignore[attr-defined]
 
 __all__ = [
     "Observation", "OBSERVATION_TYPES", "RoundLaidOut", "LayoutSeen", "SpitTurned", "CardLanded",
-    "StockTurnedUp", "StockMoved", "CardTakenBack", "Slap", "SixthStock", "TwoCardsMoved", "TwoHandsUsed",
+    "StockTurnedUp", "StockMoved", "StockSeenEmpty", "StockSeenFaceDown", "CardTakenBack", "Slap", "SixthStock", "TwoCardsMoved", "TwoHandsUsed",
     "GameStopped", "describe", "PLAYERS", "STOCK_SLOTS", "SIXTH_SLOT",
 ]

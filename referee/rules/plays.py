@@ -11,7 +11,9 @@ from typing import TYPE_CHECKING, Any
 from referee.errors import ObservationError
 from referee.rules.cards import Card, can_play_on
 from referee.rules.events import Event, EventType
-from referee.rules.observations import CardLanded, CardTakenBack, SpitTurned, StockMoved, StockTurnedUp, describe
+from referee.rules.observations import (
+    CardLanded, CardTakenBack, SpitTurned, StockMoved, StockSeenEmpty, StockSeenFaceDown, StockTurnedUp, describe,
+)
 from referee.rules.state import PLAYERS, GamePhase, Landing, Stock, any_play, same_card
 
 if TYPE_CHECKING:
@@ -236,6 +238,37 @@ class PlayRules:
         if sum(1 for stock in table.stocks if stock.count > 0) > 5:
             events.append(self._event(EventType.VIOLATION, obs, player=obs.player, kind="sixth_stock"))
         return events + self._check_stall(obs)
+
+    def _stock_seen_empty(self: "RulesEngine", obs: StockSeenEmpty) -> list[Event]:
+        """The camera sees a bare slot: the engine's count there was an estimate (a clip that began
+        mid-game counts stocks as dealt) or a move went unseen. The slot is set empty, with a notice."""
+        if self._phase not in _IN_ROUND:
+            return []
+        stocks = self._players[obs.player].stocks
+        if obs.stock >= len(stocks) or stocks[obs.stock].count == 0:
+            return []
+        stock = stocks[obs.stock]
+        note = (f"stock {obs.player}{obs.stock} was counted {stock.count} card{'s' if stock.count != 1 else ''}"
+                f"{f' ({stock.top} on top)' if stock.top is not None else ''}; it is seen empty")
+        stock.count, stock.top = 0, None
+        return [self._event(EventType.NOTICE, obs, message=note)] + self._check_stall(obs)
+
+    def _stock_seen_face_down(self: "RulesEngine", obs: StockSeenFaceDown) -> list[Event]:
+        """The camera sees a face-down card on a slot the engine counted empty (a clip that began mid-game
+        counts one card per stock seen), or under a face-up top that has just left: one card is counted
+        there, to be turned up."""
+        if self._phase not in _IN_ROUND:
+            return []
+        stocks = self._players[obs.player].stocks
+        while len(stocks) <= obs.stock:
+            stocks.append(Stock())
+        stock = stocks[obs.stock]
+        if stock.count == 0:
+            stock.count, stock.top = 1, None
+            return [self._event(EventType.NOTICE, obs, message=f"stock {obs.player}{obs.stock} was counted empty; a face-down card lies there")]
+        if stock.top is not None and stock.count < 2:
+            stock.count = 2  # its face-up top is on its way to a pile (ruled when it lands), a card lies under it
+        return []
 
     def _stock_at(self: "RulesEngine", obs: Any, player: str, slot: int) -> Stock:
         if self._phase is GamePhase.WAITING_FOR_LAYOUT:

@@ -81,8 +81,10 @@ def test_a_misread_layout_does_not_lose_the_plays_after_it():
     sightings = [
         layout_read((card("4C"), card("5S")), a="2H 5S 9D JC KH", b="2H 6D 10S QS AH"),
         arrival(1.0, 0, "A", "5S"),
+        # the stock settles as the hand leaves it, before the card lands: a card lay face down under the 6D
+        StockSeen(1.8, 54, "B", 1, BACK, card("6D"), True),
         arrival(2.0, 1, "B", "6D"),
-        arrival(3.0, 0, "B", "3H"),   # no one's stock top: from B1, just emptied, its turn-up unseen
+        arrival(3.0, 0, "B", "3H"),   # no one's stock top: from B1, its turn-up unseen
     ]
     events, _, _ = referee(sightings)
     assert plays(events) == [("A", 0, "5S", "4C", True), ("B", 1, "6D", "5S", True), ("B", 0, "3H", "5S", False)]
@@ -193,3 +195,14 @@ def test_spits_that_leave_play_stalled_are_followed_by_spits_not_plays():
     kinds = [kind for kind, _ in events]
     assert kinds.count("spit") == 6 and kinds.count("stall") == 2 and "play" not in kinds
     assert not [e for kind, e in events if kind == "violation"]
+
+
+@pytest.mark.parametrize("left_behind, stalled", [(EMPTY, True), (BACK, False)])
+def test_a_clip_begun_mid_game_calls_the_stall_the_stocks_as_seen_allow(left_behind, stalled):
+    # how many cards lie under each stock top is not seen: the referee counts what the camera shows, and
+    # does not wait for stock moves that a count from the deal would have it expect
+    opening = layout_read((card("9H"), card("4D")), a="KS JS QC 6S 3C", b="AD JH 7D 6C KC")
+    sightings = [opening, StockSeen(0.8, 24, "A", 4, left_behind, card("3C"), True), arrival(1.0, 1, "A", "3C")]
+    events, _, _ = referee(sightings)
+    assert plays(events) == [("A", 1, "3C", "4D", True)]
+    assert ("stall" in [kind for kind, _ in events]) is stalled

@@ -10,7 +10,9 @@ import pytest
 from referee.errors import ObservationError
 from referee.rules.config import RulesConfig
 from referee.rules.engine import RulesEngine
-from referee.rules.observations import CardLanded, LayoutSeen, RoundLaidOut, SpitTurned, StockTurnedUp
+from referee.rules.observations import (
+    CardLanded, LayoutSeen, RoundLaidOut, SpitTurned, StockSeenEmpty, StockSeenFaceDown, StockTurnedUp,
+)
 from referee.rules.state import GamePhase
 
 from tests.rules.tables import kinds, layout, of_type, table
@@ -246,3 +248,27 @@ def test_a_spit_seen_from_a_player_counted_out_of_spit_cards_is_ruled_with_a_not
     assert engine.state.players["A"].spit_count == 0
     with pytest.raises(ObservationError, match="no spit cards left"):
         table(**stalled, spit=(0, 3)).observe(SpitTurned(1.0, "A", 0, "7S"))
+
+
+# ---- stock slots as the camera sees them ------------------------------------------------------------------
+
+
+def test_a_slot_counted_with_a_face_down_card_and_seen_bare_is_emptied_with_a_notice():
+    engine = table(config=CAMERA, a_counts=[1, 2, 1, 1, 1])
+    engine.observe(CardLanded(1.0, "A", 0, "5S", stock=1))  # 5S on 4C; a card is counted under it
+    assert engine.state.players["A"].stocks[1].count == 1
+    events = engine.observe(StockSeenEmpty(1.5, "A", 1))
+    assert "stock A1 was counted 1 card; it is seen empty" in notices(events)
+    assert engine.state.players["A"].stocks[1].count == 0
+
+
+@pytest.mark.parametrize("a_counts, slot, counted, note", [
+    ([1, 1, 1, 1, 0], 4, 1, "stock A4 was counted empty; a face-down card lies there"),
+    ([1, 1, 1, 1, 1], 1, 2, ""),   # under the 5S, which is leaving: counted when the 5S lands
+    ([1, 3, 1, 1, 1], 1, 3, ""),
+])
+def test_a_face_down_card_seen_on_a_stock_is_counted(a_counts, slot, counted, note):
+    engine = table(a="2H 5S 9D JC " + ("KH" if a_counts[4] else "-"), config=CAMERA, a_counts=a_counts)
+    events = engine.observe(StockSeenFaceDown(0.5, "A", slot))
+    assert notices(events) == note
+    assert engine.state.players["A"].stocks[slot].count == counted

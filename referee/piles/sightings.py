@@ -72,4 +72,13 @@ class TableCleared:
     frame: int
 
 
-Sighting = Arrival | PileTouched | StockSeen | LayoutRead | TableCleared
+@dataclass(frozen=True)
+class TableQuiet:
+    """No hand has been near a stock or spit pile, and nothing was waiting to be read, since `t`
+    (sent once per quiet spell, QUIET_SECONDS after it began)."""
+
+    t: float
+    frame: int
+
+
+Sighting = Arrival | PileTouched | StockSeen | LayoutRead | TableCleared | TableQuiet

@@ -19,7 +19,7 @@ from referee.piles.background import BackgroundModel
 from referee.piles.hands import PLAYERS, HandTracker
 from referee.piles.places import APPROACH_MARGIN_MM, PlaceChange, PlaceTracker, Visit
 from referee.piles.reading import Reading, TableColour, TopCardNamer, read_place
-from referee.piles.sightings import Arrival, LayoutRead, PileTouched, Sighting, StockSeen, TableCleared
+from referee.piles.sightings import Arrival, LayoutRead, PileTouched, Sighting, StockSeen, TableCleared, TableQuiet
 from referee.piles.table_view import RectMM, TableView
 from referee.piles.zones import Place, all_places
 from referee.rules.cards import Card
@@ -50,6 +50,9 @@ RESOLVE_SECONDS = 0.9
 #: A covered arrival not yet named waits up to this much longer (s) while its player's stocks are
 #: still being handled (a hand lingering over its stock row keeps the stock from being read).
 STOCK_WAIT_SECONDS = 3.0
+#: Seconds with no hand near any stock or spit pile (and nothing waiting to be read) that make the table
+#: quiet: players who could still move a stock card would have begun to.
+QUIET_SECONDS = 0.4
 #: One hand cannot lay two cards on one pile this close (s): two touches are one card.
 SAME_HAND_SECONDS = 0.3
 #: Frames a settled spit pile waits for the other one while hands are still over it.
@@ -95,6 +98,8 @@ class TableTracker:
         self._departures: list[tuple[str, float, Card, float]] = []
         #: a new top laid over cards still being named: it waits for them so that rulings keep touch order
         self._waiting_tops: list[Arrival] = []
+        self._quiet_since: float | None = None   # when the table last went quiet
+        self._quiet_told = False
         self._arrivals: list[tuple[str, int, float, Card | None]] = []  # (player, pile, touch t, card) of recent arrivals
         self._retries: dict[Place, tuple[list[Visit], int, str | None]] = {}  # new tops not read yet: visits, tries, owner
         self._held: dict[Place, tuple[PlaceChange, int]] = {}  # settled piles waiting for the other to settle
@@ -180,7 +185,21 @@ class TableTracker:
             sightings.extend(self._interpret(place, change, frame, owners.get(place)))
         sightings.extend(self._resolve(frame.t))
         sightings.extend(self._table_state(frame))
+        sightings.extend(self._quiet(frame))
         return sightings
+
+    def _quiet(self, frame: Frame) -> list[Sighting]:
+        busy = (any(tracker.visits or tracker.dirty for tracker in self.places.values())
+                or self._unresolved or self._retries or self._held or self._waiting_tops)
+        if busy:
+            self._quiet_since, self._quiet_told = None, False
+            return []
+        if self._quiet_since is None:
+            self._quiet_since = frame.t
+        if self._quiet_told or frame.t - self._quiet_since < QUIET_SECONDS:
+            return []
+        self._quiet_told = True
+        return [TableQuiet(self._quiet_since, frame.index)]
 
     def _resolve(self, now: float) -> list[Sighting]:
         """Names hidden arrivals by the card that left the same player's stock; gives up at the deadline."""

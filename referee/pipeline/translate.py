@@ -14,11 +14,11 @@ config is camera-tolerant (RulesConfig.for_camera, set by the session).
 from __future__ import annotations
 
 from referee.piles.reading import Reading
-from referee.piles.sightings import Arrival, LayoutRead, PileTouched, Sighting, StockSeen, TableCleared
+from referee.piles.sightings import Arrival, LayoutRead, PileTouched, Sighting, StockSeen, TableCleared, TableQuiet
 from referee.rules.cards import Card
 from referee.rules.observations import (
     CardLanded, CardTakenBack, LayoutSeen, RoundLaidOut, Slap, SixthStock, SpitTurned, StockMoved, StockSeenEmpty,
-    StockSeenFaceDown, StockTurnedUp,
+    StockSeenFaceDown, StocksSettled, StockTurnedUp,
 )
 from referee.rules.state import EngineState, GamePhase, same_card
 
@@ -53,6 +53,10 @@ class Translator:
             return self._stock(sighting, state)
         if isinstance(sighting, TableCleared):
             return [], None
+        if isinstance(sighting, TableQuiet):
+            if state.phase is GamePhase.PLAYING:
+                return [StocksSettled(sighting.t, frame=sighting.frame)], None
+            return [], None
         raise TypeError(f"not a sighting: {sighting!r}")
 
     # ---------------------------------------------------------------------------------------------
@@ -76,7 +80,7 @@ class Translator:
         counts = {player: [0 if reading.empty else 1 for reading in sighting.stocks[player][:5]] for player in PLAYERS}
         spit = {player: 0 if sighting.stocks[player] and _stack_empty(sighting) else ASSUMED_SPIT_CARDS for player in PLAYERS}
         observation = LayoutSeen(sighting.t, tops, counts, spit, [piles[0].card, piles[1].card],
-                                 unknown_piles=unknown, frame=sighting.frame)
+                                 unknown_piles=unknown, counts_at_least=True, frame=sighting.frame)
         note = None
         if unknown:
             read = ", ".join(f"spit pile {index} ({piles[index]})" for index in unknown)

@@ -27,7 +27,7 @@ from referee.rules.deal import spit_cards, spit_piles_in_use, stock_sizes
 from referee.rules.events import Event, EventType
 from referee.rules.observations import (
     OBSERVATION_TYPES, CardLanded, CardTakenBack, GameStopped, LayoutSeen, RoundLaidOut, SixthStock, Slap,
-    SpitTurned, StockMoved, StockSeenEmpty, StockSeenFaceDown, StockTurnedUp, TwoCardsMoved, TwoHandsUsed, describe,
+    SpitTurned, StockMoved, StockSeenEmpty, StockSeenFaceDown, StocksSettled, StockTurnedUp, TwoCardsMoved, TwoHandsUsed, describe,
 )
 from referee.rules.plays import PlayRules
 from referee.rules.round_end import RoundFacts, settle, stopped_winner
@@ -70,6 +70,7 @@ class RulesEngine(PlayRules):
             StockMoved: self._stock_moved,
             StockSeenEmpty: self._stock_seen_empty,
             StockSeenFaceDown: self._stock_seen_face_down,
+            StocksSettled: self._stocks_settled,
             CardTakenBack: self._card_taken_back,
             Slap: self._slap,
             SixthStock: lambda obs: [self._event(EventType.VIOLATION, obs, player=obs.player, kind="sixth_stock")],
@@ -236,7 +237,8 @@ class RulesEngine(PlayRules):
         self._check_duplicates(obs, tops + [card for card in obs.pile_tops if card is not None])
         for player in PLAYERS:
             self._players[player].stocks = [
-                Stock(count, top) for top, count in zip(obs.stock_tops[player], obs.stock_counts[player])
+                Stock(count, top, counted=count == 0 or not obs.counts_at_least)
+                for top, count in zip(obs.stock_tops[player], obs.stock_counts[player])
             ]
             self._players[player].spit_count = obs.spit_counts[player]
         spit = dict(obs.spit_counts)

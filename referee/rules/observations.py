@@ -139,6 +139,8 @@ class LayoutSeen(_Observation):
     round_number: int = 1
     scores: Mapping[str, int] | None = None
     unknown_piles: Sequence[int] = ()
+    #: True: the stock counts are the least seen (one card per pile showing), more may lie under the tops
+    counts_at_least: bool = False
 
     def __post_init__(self) -> None:
         super().__post_init__()
@@ -266,6 +268,12 @@ class StockSeenFaceDown(_Observation):
 
 
 @dataclass(frozen=True)
+class StocksSettled(_Observation):
+    """Nobody has touched a stock for a while (a camera's observation): players who could still move a
+    card into an empty slot would have done so, so stock counts not known are taken as they stand."""
+
+
+@dataclass(frozen=True)
 class CardTakenBack(_Observation):
     """A played card was lifted back off a spit pile (at `t`, the moment it left the pile).
     `to_stock`: where it was put down (None = back where it came from)."""
@@ -327,12 +335,12 @@ class GameStopped(_Observation):
 
 Observation = Union[
     RoundLaidOut, LayoutSeen, SpitTurned, CardLanded, StockTurnedUp, StockMoved, StockSeenEmpty, StockSeenFaceDown,
-    CardTakenBack, Slap, SixthStock, TwoCardsMoved, TwoHandsUsed, GameStopped,
+    StocksSettled, CardTakenBack, Slap, SixthStock, TwoCardsMoved, TwoHandsUsed, GameStopped,
 ]
 OBSERVATION_TYPES: tuple[type, ...] = Observation.__args__  # type: ignore[attr-defined]
 
 __all__ = [
     "Observation", "OBSERVATION_TYPES", "RoundLaidOut", "LayoutSeen", "SpitTurned", "CardLanded",
-    "StockTurnedUp", "StockMoved", "StockSeenEmpty", "StockSeenFaceDown", "CardTakenBack", "Slap", "SixthStock", "TwoCardsMoved", "TwoHandsUsed",
+    "StockTurnedUp", "StockMoved", "StockSeenEmpty", "StockSeenFaceDown", "StocksSettled", "CardTakenBack", "Slap", "SixthStock", "TwoCardsMoved", "TwoHandsUsed",
     "GameStopped", "describe", "PLAYERS", "STOCK_SLOTS", "SIXTH_SLOT",
 ]

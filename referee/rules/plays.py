@@ -12,7 +12,7 @@ from referee.errors import ObservationError
 from referee.rules.cards import Card, can_play_on
 from referee.rules.events import Event, EventType
 from referee.rules.observations import (
-    CardLanded, CardTakenBack, SpitTurned, StockMoved, StockSeenEmpty, StockSeenFaceDown, StockTurnedUp, describe,
+    CardLanded, CardTakenBack, SpitTurned, StockMoved, StockSeenEmpty, StockSeenFaceDown, StocksSettled, StockTurnedUp, describe,
 )
 from referee.rules.state import PLAYERS, GamePhase, Landing, Stock, any_play, same_card
 
@@ -250,8 +250,15 @@ class PlayRules:
         stock = stocks[obs.stock]
         note = (f"stock {obs.player}{obs.stock} was counted {stock.count} card{'s' if stock.count != 1 else ''}"
                 f"{f' ({stock.top} on top)' if stock.top is not None else ''}; it is seen empty")
-        stock.count, stock.top = 0, None
+        stock.count, stock.top, stock.counted = 0, None, True
         return [self._event(EventType.NOTICE, obs, message=note)] + self._check_stall(obs)
+
+    def _stocks_settled(self: "RulesEngine", obs: StocksSettled) -> list[Event]:
+        """The stock rows have been left alone: counts not known are taken as they stand for now (a player
+        with a card to move into an empty slot would have moved it), and the stall is checked again."""
+        if self._phase not in _IN_ROUND:
+            return []
+        return self._check_stall(obs, as_counted=True)
 
     def _stock_seen_face_down(self: "RulesEngine", obs: StockSeenFaceDown) -> list[Event]:
         """The camera sees a face-down card on a slot the engine counted empty (a clip that began mid-game
@@ -314,8 +321,9 @@ class PlayRules:
 
     # ---- the stall --------------------------------------------------------------------------------
 
-    def _check_stall(self: "RulesEngine", obs: Any) -> list[Event]:
-        """Called after every change: a stall is ruled once, at the moment no stock card can move."""
+    def _check_stall(self: "RulesEngine", obs: Any, *, as_counted: bool = False) -> list[Event]:
+        """Called after every change: a stall is ruled once, at the moment no stock card can move.
+        `as_counted`: stock counts that are only a least are taken as they stand (the stocks were left alone)."""
         if self._phase is not GamePhase.PLAYING or self._spits_due:
             return []
         if any(pile.top_unknown for pile in self._piles[: self._in_use]):
@@ -323,7 +331,7 @@ class PlayRules:
         tops = [pile.top for pile in self._piles[: self._in_use] if pile.top is not None]
         if any_play(self._players, tops):
             return []
-        if self.config.stall_waits_for_stock_moves and any(table.unsettled() for table in self._players.values()):
+        if self.config.stall_waits_for_stock_moves and any(table.unsettled(as_counted=as_counted) for table in self._players.values()):
             return []
         spitters = {player for player in PLAYERS if self._players[player].spit_count > 0}
         if self._in_use == 2 and not self.config.lone_respit and len(spitters) < 2:

@@ -34,6 +34,8 @@ def same_card(seen: Card, said: Card) -> bool:
 class Stock:
     count: int = 0
     top: Card | None = None  # the face-up top; None with count > 0 means the top is face down
+    #: False: `count` is the least there may be (a clip begun mid-round shows tops, not what lies under)
+    counted: bool = True
 
     @property
     def face_down_top(self) -> bool:
@@ -87,12 +89,14 @@ class PlayerTable:
     def visible_tops(self) -> list[Card]:
         return [stock.top for stock in self.stocks if stock.top is not None]
 
-    def can_fill_a_slot(self) -> bool:
-        """An empty slot among the five and a pile of two or more to take a face-up card from."""
-        return any(stock.count == 0 for stock in self.stocks[:5]) and any(stock.count >= 2 for stock in self.stocks)
+    def can_fill_a_slot(self, *, as_counted: bool = False) -> bool:
+        """An empty slot among the five and a pile of two or more to take a face-up card from (or, unless
+        `as_counted`, a pile whose count is only a least, which may hold more)."""
+        return any(stock.count == 0 for stock in self.stocks[:5]) and any(
+            stock.count >= 2 or (not as_counted and not stock.counted and stock.count >= 1) for stock in self.stocks)
 
-    def unsettled(self) -> bool:
-        return any(stock.face_down_top for stock in self.stocks) or self.can_fill_a_slot()
+    def unsettled(self, *, as_counted: bool = False) -> bool:
+        return any(stock.face_down_top for stock in self.stocks) or self.can_fill_a_slot(as_counted=as_counted)
 
 
 def any_play(players: Mapping[str, PlayerTable], pile_tops: list[Card]) -> bool:

@@ -4,11 +4,11 @@ import numpy as np
 import pytest
 
 from referee.capture.frames import Frame
-from referee.piles.sightings import Arrival, LayoutRead, StockSeen
+from referee.piles.sightings import Arrival, LayoutRead, StockSeen, TableQuiet
 from referee.piles.table_view import RectMM, TableView
 from referee.piles.places import Visit
 from referee.piles.touch import TouchEstimate
-from referee.piles.tracker import TableTracker, _one_per_hand
+from referee.piles.tracker import QUIET_SECONDS, TableTracker, _one_per_hand
 from referee.rules.cards import Card
 from referee.table.layout import TableLayout
 from tests.piles.drawn_table import IMAGE_SIZE, ColourNamer, DrawnTable, PlainCalibration
@@ -41,7 +41,7 @@ def laid_out() -> DrawnTable:
 
 
 def test_the_first_frames_are_read_as_the_starting_layout_without_inventing_events():
-    sightings = run(laid_out(), 0.6)
+    sightings = [s for s in run(laid_out(), 0.6) if not isinstance(s, TableQuiet)]
     assert len(sightings) == 1 and isinstance(sightings[0], LayoutRead)
     layout = sightings[0]
     assert [str(reading) for reading in layout.piles] == ["5H", "9C"]
@@ -83,7 +83,7 @@ def test_two_cards_on_one_pile_a_frame_apart_are_both_found_in_order_and_named()
 
 def test_a_change_of_light_is_not_a_play():
     sightings = run(laid_out(), 1.5, light_from=0.8)
-    assert [type(s) for s in sightings] == [LayoutRead]
+    assert [type(s) for s in sightings if not isinstance(s, TableQuiet)] == [LayoutRead]
 
 
 @pytest.mark.parametrize("rect, size", [(RectMM(300, 200, 360, 290), (180, 270)), (RectMM(0, 0, 800, 600), (400, 300))])
@@ -172,3 +172,16 @@ def test_one_hand_touching_a_pile_twice_in_a_blink_laid_one_card():
     visits = _one_per_hand([_visit("A", 2.158), _visit("A", 2.19), _visit("B", 2.2), _visit("A", 2.9)])
     assert [(visit.player, visit.touch.t) for visit in visits] == [("A", 2.158), ("B", 2.2), ("A", 2.9)]
     assert visits[0].frames_in_contact == 4
+
+
+def test_the_table_is_said_quiet_once_hands_have_left_the_stocks_and_piles_for_a_while():
+    table = laid_out()
+    move = table.play("A", Card.parse("6S"), LAYOUT.stock_centre("A", 0), LAYOUT.spit_pile_centre(0), t_touch=1.0)
+    sightings = run(table, 3.0)
+    quiet = [s for s in sightings if isinstance(s, TableQuiet)]
+    assert not [s for s in quiet if move.t_grab <= s.t < move.t_end]  # never while the hand is out
+    assert len([s for s in quiet if s.t >= move.t_end]) == 1  # once after it, not every frame
+    after = quiet[-1]
+    assert after.t - move.t_end < 0.2 and after.frame / FPS >= after.t + QUIET_SECONDS
+    arrival = next(s for s in sightings if isinstance(s, Arrival))
+    assert sightings.index(arrival) < sightings.index(after)

@@ -5,7 +5,7 @@ import pytest
 
 from referee.capture.frames import Frame
 from referee.piles.reading import Reading
-from referee.piles.sightings import Arrival, LayoutRead, StockSeen
+from referee.piles.sightings import Arrival, LayoutRead, StockSeen, TableQuiet
 from referee.pipeline.session import RefereeSession
 from referee.pipeline.translate import Translator
 from referee.rules.cards import Card
@@ -198,11 +198,12 @@ def test_spits_that_leave_play_stalled_are_followed_by_spits_not_plays():
 
 
 @pytest.mark.parametrize("left_behind, stalled", [(EMPTY, True), (BACK, False)])
-def test_a_clip_begun_mid_game_calls_the_stall_the_stocks_as_seen_allow(left_behind, stalled):
-    # how many cards lie under each stock top is not seen: the referee counts what the camera shows, and
-    # does not wait for stock moves that a count from the deal would have it expect
+def test_a_clip_begun_mid_game_calls_the_stall_once_the_stocks_are_left_alone(left_behind, stalled):
+    # how many cards lie under each stock top is not seen: while a player might still move a card into the
+    # empty slot the referee waits; once the table is quiet it calls the stall the stocks as seen allow
     opening = layout_read((card("9H"), card("4D")), a="KS JS QC 6S 3C", b="AD JH 7D 6C KC")
     sightings = [opening, StockSeen(0.8, 24, "A", 4, left_behind, card("3C"), True), arrival(1.0, 1, "A", "3C")]
     events, _, _ = referee(sightings)
-    assert plays(events) == [("A", 1, "3C", "4D", True)]
+    assert plays(events) == [("A", 1, "3C", "4D", True)] and "stall" not in [kind for kind, _ in events]
+    events, _, _ = referee(sightings + [TableQuiet(1.3, 39)])
     assert ("stall" in [kind for kind, _ in events]) is stalled

@@ -12,6 +12,9 @@ referee, and compares the log with the true one:
 - speed: seconds of video refereed per second of processing (x real time), per-frame processing time;
 - ruling delay: frames from the touch frame to the frame whose processing issued the ruling.
 
+Clips that begin mid-game (`MID_GAME`: the same renders cut at a later second, re-encoded) are scored
+apart: the referee must take up the table as it finds it, so the truth is compared from one second in.
+
 Cards are named by the recognition models when they are installed (`--models`), otherwise from the
 renderer's labels (`--labels`, the default when no models are found): the tracker, touch timing and
 rules are then measured apart from recognition, and the output says so.
@@ -35,9 +38,59 @@ SUITE = [  # (seed, fps, seconds)
     (5, 30, 45.0), (8, 30, 40.0),
 ]
 QUICK = [(9, 30, 10.0), (14, 60, 6.0)]
+#: (seed, fps, seconds, cut at): suite games replayed from a later second, as a clip cut around a dispute
+MID_GAME = [(5, 30, 45.0, 12.0), (8, 30, 40.0, 11.3), (2, 30, 16.0, 4.5), (38, 60, 12.0, 2.6)]
+#: truth and rulings in a mid-game clip's first second are not scored (the layout is being read)
+MID_GAME_SETTLING = 1.0
 
 
-def run_game(seed: int, fps: int, seconds: float, folder: pathlib.Path, models: str | None, use_labels: bool) -> dict:
+def cut_clip(folder: pathlib.Path, start: float) -> pathlib.Path:
+    """The rendered game in `folder` from `start` s on, as its own game folder (video re-encoded, labels
+    and truth moved to the clip's clock)."""
+    import cv2
+
+    clip = folder / f"from_{start:g}s"
+    if (clip / "render.json").exists():
+        return clip
+    clip.mkdir(exist_ok=True)
+    capture = cv2.VideoCapture(str(folder / "video.mp4"))
+    fps = capture.get(cv2.CAP_PROP_FPS)
+    skip = int(round(start * fps))
+    writer, index = None, 0
+    while True:
+        ok, image = capture.read()
+        if not ok:
+            break
+        if index >= skip:
+            if writer is None:
+                writer = cv2.VideoWriter(str(clip / "video.mp4"), cv2.VideoWriter_fourcc(*"mp4v"), fps,
+                                         (image.shape[1], image.shape[0]))
+            writer.write(image)
+        index += 1
+    capture.release()
+    writer.release()
+    offset = skip / fps
+    for name in ("labels.jsonl", "truth.jsonl"):
+        lines = []
+        for line in (folder / name).read_text().splitlines():
+            row = json.loads(line)
+            if row.get("frame") is not None:
+                if row["frame"] < skip:
+                    continue
+                row["frame"] -= skip
+            if "t" in row:
+                if row["t"] < offset:
+                    continue
+                row["t"] = round(row["t"] - offset, 6)
+            lines.append(json.dumps(row))
+        (clip / name).write_text("\n".join(lines) + "\n")
+    (clip / "corners.json").write_bytes((folder / "corners.json").read_bytes())
+    (clip / "render.json").write_text((folder / "render.json").read_text())
+    return clip
+
+
+def run_game(seed: int, fps: int, seconds: float, folder: pathlib.Path, models: str | None, use_labels: bool,
+             *, t_from: float = 0.0) -> dict:
     from referee.pipeline.calibration_input import load_calibration
     from referee.pipeline.label_namer import LabelNamer
     from referee.pipeline.run import load_namer, replay
@@ -58,8 +111,8 @@ def run_game(seed: int, fps: int, seconds: float, folder: pathlib.Path, models: 
     namer = (LabelNamer(folder / "labels.jsonl", load_calibration(folder / "corners.json", image_size=size))
              if use_labels else load_namer(models))
     result = replay(folder / "video.mp4", folder / "corners.json", folder / "events.jsonl", namer=namer)
-    truth = [e for e in read_event_log(str(folder / "truth.jsonl")) if e.t <= seconds - 0.8]
-    found = [e for e in read_event_log(str(folder / "events.jsonl")) if e.t <= seconds - 0.8]
+    truth = [e for e in read_event_log(str(folder / "truth.jsonl")) if t_from <= e.t <= seconds - 0.8]
+    found = [e for e in read_event_log(str(folder / "events.jsonl")) if t_from <= e.t <= seconds - 0.8]
     comparison = compare(truth, found)
     period = 1.0 / fps
     touch_rows = []
@@ -172,9 +225,27 @@ def main() -> int:
         print(json.dumps({k: v for k, v in game.items() if k not in ("time_errors_frames",)}), flush=True)
     if args.render_only:
         return 0
+    clips = []
+    for seed, fps, seconds, start in ([] if args.quick or args.games else MID_GAME):
+        with tempfile.TemporaryDirectory() as scratch:
+            folder = args.keep / f"seed{seed}_{fps}fps_{seconds:g}s" if args.keep is not None else pathlib.Path(scratch)
+            if not (folder / "render.json").exists():
+                from referee.sim.game import simulate_game
+                from referee.synth.render import render_game
+
+                folder.mkdir(parents=True, exist_ok=True)
+                design = render_game(simulate_game(seed), folder, fps=fps, size="720p", seconds=seconds, seed=seed).design
+                (folder / "render.json").write_text(json.dumps({"design": design}))
+            clip = run_game(seed, fps, seconds - start, cut_clip(folder, start), args.models, use_labels,
+                            t_from=MID_GAME_SETTLING)
+        clip["starts_at"] = start
+        clips.append(clip)
+        print(json.dumps({k: v for k, v in clip.items() if k not in ("time_errors_frames",)}), flush=True)
     summary = summarise(games)
+    if clips:
+        summary["mid_game_clips"] = summarise(clips)
     args.out.parent.mkdir(parents=True, exist_ok=True)
-    args.out.write_text(json.dumps({"summary": summary, "games": games}, indent=1))
+    args.out.write_text(json.dumps({"summary": summary, "games": games, "mid_game_clips": clips}, indent=1))
     print(json.dumps(summary, indent=1))
     return 0
 

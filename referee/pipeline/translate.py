@@ -28,6 +28,9 @@ ASSUMED_SPIT_CARDS = 5
 #: Least probability (among the reader's alternatives) for a card landing to be taken for a stock top it
 #: was not read as. Lower: more misreads put right, and more plays credited to the wrong stock.
 LIKELY_OWNER_FLOOR = 0.05
+#: A card that landed while its player owed a spit is taken for a card from their stock only if that stock
+#: was seen losing its top within this many seconds before the landing (else the stock still shows it).
+STOCK_LEFT_SECONDS = 2.0
 
 
 class Translator:
@@ -38,6 +41,8 @@ class Translator:
         self._under: dict[int, list[Card | None]] = {0: [], 1: []}
         # stock slots last seen bare, (player, slot)
         self._seen_empty: set[tuple[str, int]] = set()
+        # when each stock slot was last seen losing its face-up top, (player, slot) -> t
+        self._left: dict[tuple[str, int], float] = {}
 
     def translate(self, sighting: Sighting, state: EngineState) -> tuple[list[object], str | None]:
         """Observations for the engine, and a note for the log when a sighting cannot be used."""
@@ -101,6 +106,10 @@ class Translator:
         under, top = self._under[sighting.pile], state.pile_tops[sighting.pile]
         if not under or under[-1] is None or top is None or not same_card(under[-1], sighting.card):
             return None
+        players = [sighting.player] if sighting.player else list(PLAYERS)
+        if any(stock.top is not None and same_card(stock.top, sighting.card)
+               for player in players for stock in state.players[player].stocks):
+            return None  # the card lies on the player's stock too: it is being played (the card under was misread)
         if state.phase not in (GamePhase.PLAYING, GamePhase.STALLED, GamePhase.ROUND_OVER):
             return None
         under.pop()
@@ -125,6 +134,11 @@ class Translator:
         candidates = [sighting.player] if sighting.player else list(PLAYERS)
         owners = [(player, slot) for player in candidates for slot, stock in enumerate(state.players[player].stocks)
                   if stock.top is not None and same_card(stock.top, card)]
+        if spits_due and sighting.player in state.spits_due and owners and not any(
+                sighting.t - STOCK_LEFT_SECONDS <= self._left.get(owner, -1e9) <= sighting.t + 0.5 for owner in owners):
+            # spits are due and no stock top fits (or it is the round's start): a card like one still lying on
+            # the player's stock is their spit card misread, not a card from that stock
+            owners = []
         if spits_due and not owners:
             # each player turns one spit card per spit: a hand seen spitting twice is the other player's
             # card landing under a hand passing over the pile
@@ -201,6 +215,8 @@ class Translator:
         player, slot, card = sighting.player, sighting.slot, reading.card
         stocks = state.players[player].stocks
         here = stocks[slot] if slot < len(stocks) else None
+        if sighting.previous.card is not None and reading.card != sighting.previous.card:
+            self._left[(player, slot)] = sighting.t
         if reading.empty:
             self._seen_empty.add((player, slot))
         else:

@@ -207,3 +207,30 @@ def test_a_clip_begun_mid_game_calls_the_stall_once_the_stocks_are_left_alone(le
     assert plays(events) == [("A", 1, "3C", "4D", True)] and "stall" not in [kind for kind, _ in events]
     events, _, _ = referee(sightings + [TableQuiet(1.3, 39)])
     assert ("stall" in [kind for kind, _ in events]) is stalled
+
+
+@pytest.mark.parametrize("stock_left, expected", [
+    (False, [("spit", "A", "QS"), ("spit", "B", "8C")]),  # QS still lies on A's stock: A's spit card, misread
+    (True, [("play", "A", "QS"), ("spit", "B", "8C")]),   # A's stock was seen losing its QS: a (bad) play
+])
+def test_in_a_stall_a_card_like_a_stock_top_still_on_the_stock_is_a_spit(stock_left, expected):
+    # nothing fits 3S or 9C: the opening layout is a stall, both players owe a spit
+    opening = layout_read((card("3S"), card("9C")), a="QS JS KD 6H QH", b="AD JH JD 6C 5D")
+    sightings = [opening]
+    if stock_left:
+        sightings.append(StockSeen(1.8, 54, "A", 0, BACK, card("QS"), True))
+    sightings += [Arrival(2.0, 60, 1, "A", Card.parse("QS"), 0.01, together=True),
+                  Arrival(2.02, 61, 0, "B", Card.parse("8C"), 0.01, together=True)]
+    events, _, _ = referee(sightings)
+    assert [(kind, e["player"], str(e["card"])) for kind, e in events if kind in ("spit", "play")] == expected
+
+
+def test_a_stock_card_laid_on_a_card_read_without_its_suit_is_a_play_not_a_take_back():
+    # A's spit card is read as a queen of unknown suit; A then lays KD on it, and the QS from A's stock on
+    # the KD: the pile shows a queen again, but the QS was on A's stock, so nothing was taken back
+    opening = LayoutRead(0.0, 0, stocks(a="QS KD 9D JC 2H"), (EMPTY, EMPTY), first=True)
+    sightings = [opening, arrival(1.0, 1, "A", "Q?"), arrival(1.05, 0, "B", "4C"),
+                 arrival(2.0, 1, "A", "KD"), arrival(3.0, 1, "A", "QS")]
+    events, _, _ = referee(sightings)
+    assert plays(events) == [("A", 1, "KD", "Q?", True), ("A", 1, "QS", "KD", True)]
+    assert not [e for kind, e in events if kind == "violation"]

@@ -69,8 +69,9 @@ def _augment(batch, generator):
 
 def train(train_data: tuple[np.ndarray, np.ndarray], val_data: tuple[np.ndarray, np.ndarray], names: list[str], *, epochs: int, out: pathlib.Path,
           threads: int = 2, batch_size: int = 128, learning_rate: float = 3e-3, start_from: pathlib.Path | None = None, log=print,
-          model=None, label: str = "index-net") -> dict:
-    """Trains `model` (default: a fresh IndexNet) on uint8 NCHW images; `label` names it in the log."""
+          model=None, label: str = "index-net", mix=None) -> dict:
+    """Trains `model` (default: a fresh IndexNet) on uint8 NCHW images; `label` names it in the log.
+    `mix(batch, labels, generator)`: an extra augmentation of each float batch, before the usual one."""
     import torch
 
     torch.set_num_threads(threads)
@@ -93,7 +94,10 @@ def train(train_data: tuple[np.ndarray, np.ndarray], val_data: tuple[np.ndarray,
         total, seen = 0.0, 0
         for first in range(0, len(images), batch_size):
             pick = order[first:first + batch_size]
-            batch = _augment(images[pick].float() / 255, generator)
+            batch = images[pick].float() / 255
+            if mix is not None:
+                batch = mix(batch, labels[pick], generator)
+            batch = _augment(batch, generator)
             loss = loss_function(model(batch), labels[pick])
             optimiser.zero_grad()
             loss.backward()

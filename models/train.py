@@ -172,8 +172,10 @@ def train_face_classifier(root: pathlib.Path, target: pathlib.Path, *, name: str
         import torch
 
         model.load_state_dict(torch.load(start_from, map_location="cpu"))
+    courts = [number for number, label in enumerate(names) if label[:-1] in ("J", "Q", "K")]
     result = index_net.train(train_data, val_data, names, epochs=epochs, out=run, threads=threads, model=model, label="face-net",
-                             learning_rate=lr or 3e-3, log=lambda message: print(message, flush=True))
+                             learning_rate=lr or 3e-3, log=lambda message: print(message, flush=True),
+                             mix=face_net.court_picture_swap(courts))
     face_net.export(result["model"], names, target)
     print(f"exported {run / 'last.pt'} -> {target}", flush=True)
     return run / "last.pt"

@@ -391,8 +391,11 @@ class TableTracker:
                    if place.kind == "stock" and read.card is not None and read.card == reading.card}
         holders |= {player for player, _, card, _ in self._departures if card == reading.card}
         stock_owner = next(iter(holders)) if len(holders) == 1 else None
+        # a hand's later card lies over its earlier one
+        last_of_hand = {visit.player: number for number, visit in enumerate(visits)}
         owner = max(range(len(visits)), key=lambda number: (visits[number].player == stock_owner,
                                                             visits[number].player == owner_player,
+                                                            last_of_hand[visits[number].player] == number,
                                                             place_tracker.frames_holding(visits[number], change.footprint),
                                                             visits[number].frames_in_contact, number))
         for number, visit in enumerate(visits):

@@ -134,10 +134,10 @@ class Translator:
         candidates = [sighting.player] if sighting.player else list(PLAYERS)
         owners = [(player, slot) for player in candidates for slot, stock in enumerate(state.players[player].stocks)
                   if stock.top is not None and same_card(stock.top, card)]
-        if spits_due and sighting.player in state.spits_due and owners and not any(
+        if spits_due and sighting.together and sighting.player in state.spits_due and owners and not any(
                 sighting.t - STOCK_LEFT_SECONDS <= self._left.get(owner, -1e9) <= sighting.t + 0.5 for owner in owners):
-            # spits are due and no stock top fits (or it is the round's start): a card like one still lying on
-            # the player's stock is their spit card misread, not a card from that stock
+            # spits are due (no stock top fits, or it is the round's start) and both players laid a card at
+            # once: a card like one still lying on the player's stock is their spit card misread
             owners = []
         if spits_due and not owners:
             # each player turns one spit card per spit: a hand seen spitting twice is the other player's

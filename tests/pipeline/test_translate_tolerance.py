@@ -213,7 +213,7 @@ def test_a_clip_begun_mid_game_calls_the_stall_once_the_stocks_are_left_alone(le
     (False, [("spit", "A", "QS"), ("spit", "B", "8C")]),  # QS still lies on A's stock: A's spit card, misread
     (True, [("play", "A", "QS"), ("spit", "B", "8C")]),   # A's stock was seen losing its QS: a (bad) play
 ])
-def test_in_a_stall_a_card_like_a_stock_top_still_on_the_stock_is_a_spit(stock_left, expected):
+def test_in_a_stall_a_card_laid_with_the_other_players_like_a_stock_top_still_on_the_stock_is_a_spit(stock_left, expected):
     # nothing fits 3S or 9C: the opening layout is a stall, both players owe a spit
     opening = layout_read((card("3S"), card("9C")), a="QS JS KD 6H QH", b="AD JH JD 6C 5D")
     sightings = [opening]
@@ -229,8 +229,16 @@ def test_a_stock_card_laid_on_a_card_read_without_its_suit_is_a_play_not_a_take_
     # A's spit card is read as a queen of unknown suit; A then lays KD on it, and the QS from A's stock on
     # the KD: the pile shows a queen again, but the QS was on A's stock, so nothing was taken back
     opening = LayoutRead(0.0, 0, stocks(a="QS KD 9D JC 2H"), (EMPTY, EMPTY), first=True)
-    sightings = [opening, arrival(1.0, 1, "A", "Q?"), arrival(1.05, 0, "B", "4C"),
+    sightings = [opening, Arrival(1.0, 30, 1, "A", Card.parse("Q?"), 0.01, together=True),
+                 Arrival(1.05, 31, 0, "B", Card.parse("4C"), 0.01, together=True),
                  arrival(2.0, 1, "A", "KD"), arrival(3.0, 1, "A", "QS")]
     events, _, _ = referee(sightings)
     assert plays(events) == [("A", 1, "KD", "Q?", True), ("A", 1, "QS", "KD", True)]
     assert not [e for kind, e in events if kind == "violation"]
+
+
+def test_in_a_stall_a_stock_card_laid_alone_is_a_play_even_before_its_stock_is_seen_again():
+    # the hand lingers over the stock row, so the stock is read late; no other card lands with it
+    opening = layout_read((card("3S"), card("9C")), a="QS JS KD 6H QH", b="AD JH JD 6C 5D")
+    events, _, _ = referee([opening, arrival(2.0, 1, "A", "QS")])
+    assert plays(events) == [("A", 1, "QS", "9C", False)]

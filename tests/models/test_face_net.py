@@ -1,0 +1,24 @@
+"""The face classifier's training augmentation (needs torch, from the training extra)."""
+
+import pytest
+
+torch = pytest.importorskip("torch")
+
+from models.face_net import COURT_PICTURE, court_picture_swap  # noqa: E402
+
+
+def test_court_cards_swap_pictures_and_keep_their_corners_while_pip_cards_stay_as_they_are():
+    batch = torch.rand(64, 3, 80, 56)
+    labels = torch.tensor([5 if number % 2 else 40 for number in range(64)])  # 5: a pip card, 40: a court card
+    mixed = court_picture_swap([40], share=1.0)(batch, labels, torch.Generator().manual_seed(0))
+    rows, columns = COURT_PICTURE
+    courts, pips = labels == 40, labels == 5
+    assert torch.equal(mixed[pips], batch[pips])
+    corners = torch.ones(80, 56, dtype=torch.bool)
+    corners[rows, columns] = False
+    assert torch.equal(mixed[courts][:, :, corners], batch[courts][:, :, corners])  # indices untouched
+    pictures = mixed[courts][:, :, rows, columns]
+    donors = [next(k for k in torch.nonzero(courts).flatten() if torch.equal(picture, batch[k][:, rows, columns]))
+              for picture in pictures]
+    assert len(set(int(k) for k in donors)) > 16  # pictures come from many other court cards of the batch
+    assert not torch.equal(mixed, batch)

@@ -31,6 +31,13 @@ LIKELY_OWNER_FLOOR = 0.05
 #: A card that landed while its player owed a spit is taken for a card from their stock only if that stock
 #: was seen losing its top within this many seconds before the landing (else the stock still shows it).
 STOCK_LEFT_SECONDS = 2.0
+#: A stock seen showing another card than the one the engine has there, with no move seen, is taken for
+#: a misreading and put right after this many seconds (or once the table is quiet), unless the old card
+#: is seen landing first (then the new one was turned up after it left).
+RESYNC_SECONDS = 1.5
+#: A card appearing in an empty slot, like no stock top, comes from a stock of the same player that was
+#: seen losing its top this many seconds before (whose top was misread).
+MOVE_SECONDS = 1.0
 
 
 class Translator:
@@ -43,9 +50,29 @@ class Translator:
         self._seen_empty: set[tuple[str, int]] = set()
         # when each stock slot was last seen losing its face-up top, (player, slot) -> t
         self._left: dict[tuple[str, int], float] = {}
+        # stocks seen showing another card than the engine's top, no move seen: (player, slot) -> (t, card)
+        self._reread: dict[tuple[str, int], tuple[float, Card]] = {}
 
     def translate(self, sighting: Sighting, state: EngineState) -> tuple[list[object], str | None]:
         """Observations for the engine, and a note for the log when a sighting cannot be used."""
+        observations, note = self._observations(sighting, state)
+        if self._reread and not isinstance(sighting, LayoutRead):
+            rereads = self._rereads(sighting, observations)
+            observations = rereads + observations if isinstance(sighting, TableQuiet) else observations + rereads
+        return observations, note
+
+    def _rereads(self, sighting: Sighting, observations: list[object]) -> list[object]:
+        """Stocks seen showing a card the engine does not have there: a turn-up once the old top is seen
+        landing, else (RESYNC_SECONDS on, or the table quiet) the engine's reading put right."""
+        out = []
+        landed = {(obs.player, obs.stock) for obs in observations if isinstance(obs, CardLanded)}
+        for (player, slot), (seen_at, card) in list(self._reread.items()):
+            if (player, slot) in landed or isinstance(sighting, TableQuiet) or sighting.t - seen_at >= RESYNC_SECONDS:
+                del self._reread[(player, slot)]
+                out.append(StockTurnedUp(sighting.t, player, slot, card, frame=sighting.frame))
+        return out
+
+    def _observations(self, sighting: Sighting, state: EngineState) -> tuple[list[object], str | None]:
         if isinstance(sighting, LayoutRead):
             return self._layout(sighting, state)
         if isinstance(sighting, Arrival):
@@ -74,6 +101,7 @@ class Translator:
             self._played_from = {player: [] for player in PLAYERS}
             self._under = {0: [], 1: []}
             self._seen_empty = set()
+            self._reread = {}
             return [RoundLaidOut(sighting.t, tops, frame=sighting.frame)], None
         if not sighting.first:
             return [], "new layout seen with cards already on the spit piles; ignored"
@@ -228,6 +256,7 @@ class Translator:
             return [StockSeenFaceDown(sighting.t, player, slot, frame=sighting.frame)], None
         if card is None:
             return [], None
+        self._reread.pop((player, slot), None)
         if here is not None and here.top is not None and same_card(here.top, card):
             return [], None
         sources = [index for index, stock in enumerate(stocks)
@@ -235,12 +264,19 @@ class Translator:
         if here is None or here.count == 0:
             if sources:
                 return [StockMoved(sighting.t, player, sources[0], slot, card, frame=sighting.frame)], None
+            vacated = [index for (who, index), t in self._left.items() if who == player and index != slot
+                       and sighting.t - t <= MOVE_SECONDS and index < len(stocks) and stocks[index].top is not None]
+            if len(vacated) == 1:
+                # moved from the stock that just lost its top, which had been misread: put right, then moved
+                return [StockTurnedUp(sighting.t, player, vacated[0], card, frame=sighting.frame),
+                        StockMoved(sighting.t, player, vacated[0], slot, card, frame=sighting.frame)], None
             if slot >= 5:
                 return [SixthStock(sighting.t, player, frame=sighting.frame)], None
         if here is not None and here.top is None:
             return [StockTurnedUp(sighting.t, player, slot, card, frame=sighting.frame)], None
         if here is not None and here.top is not None:
-            return [], f"stock {player}{slot} shows {card} where {here.top} was; the move was not seen"
+            self._reread[(player, slot)] = (sighting.t, card)  # a misreading, or the top is on its way to a pile
+            return [], None
         return [], None
 
 

@@ -22,7 +22,11 @@ def card(text):
 
 
 def stocks(a="2H 5S 9D JC KH", b="3C 6D 10S QS AH"):
-    return {player: tuple(card(t) for t in row.split()) + (EMPTY,) for player, row in (("A", a), ("B", b))}
+    """Stock rows: a card, `-` for a bare slot, `#` for a face-down card."""
+    def reading(text):
+        return EMPTY if text == "-" else BACK if text == "#" else card(text)
+
+    return {player: tuple(reading(t) for t in row.split()) + (EMPTY,) for player, row in (("A", a), ("B", b))}
 
 
 def layout_read(piles, t=0.0, **rows):
@@ -242,3 +246,35 @@ def test_in_a_stall_a_stock_card_laid_alone_is_a_play_even_before_its_stock_is_s
     opening = layout_read((card("3S"), card("9C")), a="QS JS KD 6H QH", b="AD JH JD 6C 5D")
     events, _, _ = referee([opening, arrival(2.0, 1, "A", "QS")])
     assert plays(events) == [("A", 1, "QS", "9C", False)]
+
+
+def test_a_stock_seen_again_showing_another_card_puts_the_misreading_right_and_the_stall_follows():
+    # A4 was read as JD at the start; it is 4D. Nothing fits 9H or 9C once the misreading is put right
+    opening = layout_read((card("9H"), card("9C")), a="2H 5S QD KC JD", b="3C 6D 2S QS AH")
+    sightings = [opening, StockSeen(2.0, 60, "A", 4, card("4D"), card("JD"), True), TableQuiet(3.0, 90)]
+    events, _, engine = referee(sightings)
+    assert "stock A4 was read as JD; it shows 4D" in " | ".join(e["message"] for kind, e in events if kind == "notice")
+    assert str(engine.state.players["A"].stocks[4].top) == "4D"
+    assert "stall" in [kind for kind, _ in events]
+
+
+def test_a_stock_showing_its_next_card_before_its_old_top_is_seen_landing_is_a_turn_up_after_the_play():
+    # the hand turned the next card up before the pile it played on settled: JC is no misreading of 10C
+    opening = layout_read((card("9H"), card("4D")), a="2H 5S QD 10C KH", b="3C 6D 2S QS AH")
+    sightings = [opening, StockSeen(1.2, 36, "A", 3, card("JC"), card("10C"), True), arrival(1.0, 0, "A", "10C")]
+    events, _, engine = referee(sightings)
+    assert plays(events) == [("A", 0, "10C", "9H", True)]
+    assert str(engine.state.players["A"].stocks[3].top) == "JC"
+    assert "read as" not in " | ".join(e["message"] for kind, e in events if kind == "notice")
+
+
+def test_a_misread_stock_top_moved_into_an_empty_slot_is_a_move_of_that_card():
+    # A4 was read as JD; A moves its top (QS) into the empty A0 and a face-down card shows on A4
+    opening = layout_read((card("9H"), card("4C")), a="- 5S 7D KC JD", b="3C 6D 2S QS AH")
+    sightings = [opening, StockSeen(1.0, 30, "A", 4, BACK, card("JD"), True),
+                 StockSeen(1.2, 36, "A", 0, card("QH"), EMPTY, True)]
+    events, _, engine = referee(sightings)
+    stocks = engine.state.players["A"].stocks
+    assert str(stocks[0].top) == "QH" and stocks[0].count == 1
+    assert stocks[4].top is None and stocks[4].count >= 1  # a face-down card to turn up: no stall yet
+    assert "stall" not in [kind for kind, _ in events]

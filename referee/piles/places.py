@@ -59,6 +59,9 @@ class Visit:
     last_front: tuple[float, float] | None = None
     fronts: list[tuple[float, float]] = field(default_factory=list)  # mm, in the place's padded crop
     card_seen: bool = False
+    #: where the hand came to rest on the place (a slap lands flat: its outline crosses the pile's well
+    #: before the palm lands), set as the hand leaves
+    rest: TouchEstimate | None = None
 
 
 @dataclass(frozen=True)
@@ -248,6 +251,8 @@ class PlaceTracker:
         return estimate_stop(track, stop, period)
 
     def _end_visit(self, visit: Visit, period: float) -> None:
+        if visit.frames_in_contact:
+            visit.rest = self._stop_touch(visit, period)
         # a hand seen carrying a card that overlapped the outline touched it; a hand hiding its card that
         # never came to rest on the pile only passed over it
         if visit.touch is None and visit.frames_in_contact and visit.card_seen:

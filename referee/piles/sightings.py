@@ -31,7 +31,8 @@ class Arrival:
 
 @dataclass(frozen=True)
 class PileTouched:
-    """A hand touched a spit pile and left no new card there (a slap, or a nudge)."""
+    """A hand touched a spit pile and left no new card there (a slap, or a nudge). `t`: when it came to
+    rest there (a slap landing), else when it first overlapped the pile."""
 
     t: float
     frame: int

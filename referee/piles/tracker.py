@@ -376,7 +376,11 @@ class TableTracker:
                 # laid it; the card that left that player's stock names it (or nobody played)
                 self._unresolved.extend((Arrival(visit.touch.t, visit.touch.frame, place.index, visit.player, None,
                                                  visit.touch.error, 0.0), frame.t + RESOLVE_SECONDS) for visit in visits)
-            return [PileTouched(v.touch.t, v.touch.frame, place.index, v.player, v.touch.error) for v in visits]
+            # a hand that laid nothing (a slap) is timed where it came to rest: it lands flat, and its outline
+            # crosses the pile's well before the palm lands
+            landed = [v.rest or v.touch for v in visits]
+            return sorted((PileTouched(when.t, when.frame, place.index, v.player, when.error) for v, when in zip(visits, landed)),
+                          key=lambda touched: touched.t)
         if not visits:
             # a card appeared with no hand seen (the hand hidden, or frames dropped): time it by the settle
             return [Arrival(change.t - 3 * self.period, change.frame, place.index, None, reading.card,

@@ -59,9 +59,6 @@ class Visit:
     last_front: tuple[float, float] | None = None
     fronts: list[tuple[float, float]] = field(default_factory=list)  # mm, in the place's padded crop
     card_seen: bool = False
-    #: where the hand came to rest on the place (a slap lands flat: its outline crosses the pile's well
-    #: before the palm lands), set as the hand leaves
-    rest: TouchEstimate | None = None
 
 
 @dataclass(frozen=True)
@@ -238,6 +235,11 @@ class PlaceTracker:
         visit.track.append((frame, t, path))
         visit.track_distance.append(distance)
 
+    def resting_touch(self, visit: Visit, period: float) -> TouchEstimate | None:
+        """Where a hand came to rest on the place (a slap lands flat: its outline crosses the pile's well
+        before the palm lands); None if it never did."""
+        return self._stop_touch(visit, period) if visit.frames_in_contact else None
+
     def _stop_touch(self, visit: Visit, period: float) -> TouchEstimate | None:
         """A hand whose card is hidden under it: the touch is where its approach comes to rest on the pile."""
         near = [index for index, distance in enumerate(visit.track_distance) if distance <= NEAR_MM]
@@ -251,8 +253,6 @@ class PlaceTracker:
         return estimate_stop(track, stop, period)
 
     def _end_visit(self, visit: Visit, period: float) -> None:
-        if visit.frames_in_contact:
-            visit.rest = self._stop_touch(visit, period)
         # a hand seen carrying a card that overlapped the outline touched it; a hand hiding its card that
         # never came to rest on the pile only passed over it
         if visit.touch is None and visit.frames_in_contact and visit.card_seen:

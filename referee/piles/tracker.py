@@ -378,7 +378,7 @@ class TableTracker:
                                                  visit.touch.error, 0.0), frame.t + RESOLVE_SECONDS) for visit in visits)
             # a hand that laid nothing (a slap) is timed where it came to rest: it lands flat, and its outline
             # crosses the pile's well before the palm lands
-            landed = [v.rest or v.touch for v in visits]
+            landed = [self.places[place].resting_touch(v, self.period) or v.touch for v in visits]
             return sorted((PileTouched(when.t, when.frame, place.index, v.player, when.error) for v, when in zip(visits, landed)),
                           key=lambda touched: touched.t)
         if not visits:

@@ -236,6 +236,13 @@ class Translator:
         recent = [slot for slot in reversed(self._played_from[player]) if slot in face_down]
         return recent[0] if recent else face_down[0]
 
+    def _left_bare(self, sighting: StockSeen, player: str, slot: int, state: EngineState) -> list[object]:
+        """A stock whose top was moved away and that was seen bare as it left: nothing lay under it,
+        whatever the engine counted (the bare slot was seen before the move was known)."""
+        if (player, slot) in self._seen_empty and state.players[player].stocks[slot].count > 1:
+            return [StockSeenEmpty(sighting.t, player, slot, frame=sighting.frame)]
+        return []
+
     def _stock(self, sighting: StockSeen, state: EngineState):
         reading: Reading = sighting.reading
         if state.phase in (GamePhase.WAITING_FOR_LAYOUT, GamePhase.GAME_OVER):
@@ -263,13 +270,15 @@ class Translator:
                    if index != slot and stock.top is not None and same_card(stock.top, card)]
         if here is None or here.count == 0:
             if sources:
-                return [StockMoved(sighting.t, player, sources[0], slot, card, frame=sighting.frame)], None
+                return [StockMoved(sighting.t, player, sources[0], slot, card, frame=sighting.frame)] + \
+                    self._left_bare(sighting, player, sources[0], state), None
             vacated = [index for (who, index), t in self._left.items() if who == player and index != slot
                        and sighting.t - t <= MOVE_SECONDS and index < len(stocks) and stocks[index].top is not None]
             if len(vacated) == 1:
                 # moved from the stock that just lost its top, which had been misread: put right, then moved
                 return [StockTurnedUp(sighting.t, player, vacated[0], card, frame=sighting.frame),
-                        StockMoved(sighting.t, player, vacated[0], slot, card, frame=sighting.frame)], None
+                        StockMoved(sighting.t, player, vacated[0], slot, card, frame=sighting.frame)] + \
+                    self._left_bare(sighting, player, vacated[0], state), None
             if slot >= 5:
                 return [SixthStock(sighting.t, player, frame=sighting.frame)], None
         if here is not None and here.top is None:

@@ -278,3 +278,14 @@ def test_a_misread_stock_top_moved_into_an_empty_slot_is_a_move_of_that_card():
     assert str(stocks[0].top) == "QH" and stocks[0].count == 1
     assert stocks[4].top is None and stocks[4].count >= 1  # a face-down card to turn up: no stall yet
     assert "stall" not in [kind for kind, _ in events]
+
+
+def test_a_stock_seen_bare_before_its_card_is_seen_moved_is_empty_after_the_move():
+    # a card is seen face down under A4's 3H, so A4 counts 2; then A4 shows bare and the 3H shows on the
+    # empty A0 (the stock settled before the slot the card went to): nothing is left on A4 to turn up
+    opening = layout_read((card("9H"), card("9C")), a="- 5S QD KC 3H", b="2C 6D 2S QS AH")
+    sightings = [opening, StockSeen(0.9, 27, "A", 4, BACK, card("3H"), True),   # a card seen under the 3H
+                 StockSeen(1.0, 30, "A", 4, EMPTY, BACK, True),                 # ... then the slot bare
+                 StockSeen(1.1, 33, "A", 0, card("3H"), EMPTY, True)]
+    events, _, engine = referee(sightings)
+    assert engine.state.players["A"].stocks[4].count == 0 and str(engine.state.players["A"].stocks[0].top) == "3H"

@@ -188,6 +188,20 @@ class TableTracker:
         sightings.extend(self._quiet(frame))
         return sightings
 
+    def _look_again_at_face_down_stocks(self, frame: Frame) -> list[Sighting]:
+        """Stocks read as face down are read once more when the table goes quiet: a reading taken as a
+        hand left (its shadow, the card still sliding) can outlast what the slot shows, and a stall
+        waits for every face-down stock top to be turned up."""
+        out: list[Sighting] = []
+        for place, previous in list(self.readings.items()):
+            if place.kind != "stock" or not previous.face_down or self.cleared:
+                continue
+            reading = self._read(place, frame.image)
+            if reading != previous:
+                self.readings[place] = reading
+                out.append(StockSeen(self._quiet_since, frame.index, place.player, place.index, reading, previous, False))
+        return out
+
     def _quiet(self, frame: Frame) -> list[Sighting]:
         busy = (any(tracker.visits or tracker.dirty for tracker in self.places.values())
                 or self._unresolved or self._retries or self._held or self._waiting_tops)
@@ -199,7 +213,7 @@ class TableTracker:
         if self._quiet_told or frame.t - self._quiet_since < QUIET_SECONDS:
             return []
         self._quiet_told = True
-        return [TableQuiet(self._quiet_since, frame.index)]
+        return self._look_again_at_face_down_stocks(frame) + [TableQuiet(self._quiet_since, frame.index)]
 
     def _resolve(self, now: float) -> list[Sighting]:
         """Names hidden arrivals by the card that left the same player's stock; gives up at the deadline."""

@@ -185,3 +185,33 @@ def test_the_table_is_said_quiet_once_hands_have_left_the_stocks_and_piles_for_a
     assert after.t - move.t_end < 0.2 and after.frame / FPS >= after.t + QUIET_SECONDS
     arrival = next(s for s in sightings if isinstance(s, Arrival))
     assert sightings.index(arrival) < sightings.index(after)
+
+
+class FirstLookNamer(ColourNamer):
+    """Cannot name `card` the first time it is read (a hand's shadow on it as the layout is read)."""
+
+    def __init__(self, card: str) -> None:
+        super().__init__()
+        self.card, self.seen = Card.parse(card), 0
+
+    def name_top_card(self, image):
+        card, confidence = super().name_top_card(image)
+        if card == self.card:
+            self.seen += 1
+            if self.seen == 1:
+                return None, 0.0
+        return card, confidence
+
+
+def test_a_stock_read_as_face_down_is_read_again_when_the_table_goes_quiet():
+    view = TableView(PlainCalibration(), (800, 600), 0.5, IMAGE_SIZE)
+    tracker = TableTracker(view, FirstLookNamer("JH"), fps=FPS)
+    table, rng, sightings = laid_out(), np.random.default_rng(1), []
+    for index in range(int(1.5 * FPS)):
+        sightings += tracker.step(Frame(index, index / FPS, table.frame(index / FPS, rng)))
+    layout = next(s for s in sightings if isinstance(s, LayoutRead))
+    assert str(layout.stocks["A"][3]) == "back"
+    seen = [s for s in sightings if isinstance(s, StockSeen)]
+    assert [(s.player, s.slot, str(s.previous), str(s.reading), s.visited) for s in seen] == [("A", 3, "back", "JH", False)]
+    quiet = next(s for s in sightings if isinstance(s, TableQuiet))
+    assert seen[0].t == quiet.t and sightings.index(seen[0]) < sightings.index(quiet)

@@ -242,9 +242,7 @@ class StockMoved(_Observation):
 
 
 @dataclass(frozen=True)
-class StockSeenEmpty(_Observation):
-    """A stock slot is seen bare (a camera's observation): whatever the engine counted there is gone."""
-
+class _StockSlot(_Observation):
     player: str
     stock: int
 
@@ -255,16 +253,13 @@ class StockSeenEmpty(_Observation):
 
 
 @dataclass(frozen=True)
-class StockSeenFaceDown(_Observation):
+class StockSeenEmpty(_StockSlot):
+    """A stock slot is seen bare (a camera's observation): whatever the engine counted there is gone."""
+
+
+@dataclass(frozen=True)
+class StockSeenFaceDown(_StockSlot):
     """A face-down card is seen on a stock slot (a camera's observation): at least one card lies there."""
-
-    player: str
-    stock: int
-
-    def __post_init__(self) -> None:
-        super().__post_init__()
-        self._check_player()
-        self._check_index("stock", SIXTH_SLOT)
 
 
 @dataclass(frozen=True)

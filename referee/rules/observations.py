@@ -242,13 +242,20 @@ class StockMoved(_Observation):
 
 
 @dataclass(frozen=True)
-class _StockSlot(_Observation):
+class _PlayerOnly(_Observation):
     player: str
-    stock: int
 
     def __post_init__(self) -> None:
         super().__post_init__()
         self._check_player()
+
+
+@dataclass(frozen=True)
+class _StockSlot(_PlayerOnly):
+    stock: int
+
+    def __post_init__(self) -> None:
+        super().__post_init__()
         self._check_index("stock", SIXTH_SLOT)
 
 
@@ -297,15 +304,6 @@ class Slap(_Observation):
         super().__post_init__()
         self._check_player()
         self._check_index("pile", 1)
-
-
-@dataclass(frozen=True)
-class _PlayerOnly(_Observation):
-    player: str
-
-    def __post_init__(self) -> None:
-        super().__post_init__()
-        self._check_player()
 
 
 @dataclass(frozen=True)

@@ -40,19 +40,22 @@ class HandTracker:
         count, labels, stats, _ = cv2.connectedComponentsWithStats(foreground, connectivity=8)
         top = set(np.unique(labels[:EDGE_ROWS])) - {0}
         bottom = set(np.unique(labels[-EDGE_ROWS:])) - {0}
-        owned = {player: np.zeros(self.shape, np.uint8) for player in PLAYERS}
-        loose = np.zeros(self.shape, np.uint8)
+        # what each blob is, by label: 1 A's hand, 2 B's, 3 loose; 0 background, noise, or both hands merged
+        kinds = np.zeros(count, np.uint8)
+        merged = []
         for label in range(1, count):
             if stats[label, cv2.CC_STAT_AREA] < MIN_HAND_PIXELS:
                 continue
-            component = labels == label
             in_a, in_b = label in top, label in bottom
             if in_a and in_b:
-                self._split_merged(component, owned)
-            elif in_a or in_b:
-                owned["A" if in_a else "B"][component] = 1
+                merged.append(label)
             else:
-                loose[component] = 1
+                kinds[label] = 1 if in_a else 2 if in_b else 3
+        blobs = kinds[labels]
+        owned = {"A": (blobs == 1).view(np.uint8), "B": (blobs == 2).view(np.uint8)}
+        loose = (blobs == 3).view(np.uint8)
+        for label in merged:
+            self._split_merged(labels == label, owned)
         self._previous = owned
         edges = {"A": int(np.count_nonzero(owned["A"][:EDGE_ROWS])), "B": int(np.count_nonzero(owned["B"][-EDGE_ROWS:]))}
         return HandMasks(owned=owned, loose=loose, edge_pixels=edges)

@@ -16,9 +16,14 @@ import numpy as np
 FOREGROUND_THRESHOLD = 16
 #: A foreground pixel that changes less than this (0-255) from one frame to the next is still; one still
 #: for `absorb_frames` frames (about half a second) is taken into the model: a layout just dealt, a card
-#: put down where no place is watched. A hand held still that long is taken in too, and stands out
-#: again when it moves away.
+#: put down where no place is watched.
 STILL_PIXEL = 10
+#: A player's hand or arm (foreground reaching in from a player's edge) is taken in only after this many
+#: times as long: an arm resting on the table's edge while its hand turns a card over must stay part of
+#: that hand, or the hand, cut off from the edge, is taken for a loose object and the place under it for
+#: settled. Still a limit, so that something lying against the edge (a sleeve, a shadow) cannot keep
+#: the places under it busy forever.
+HAND_ABSORB_FACTOR = 6
 #: Fraction of each new frame blended into the model where nothing moves. Higher follows lighting
 #: faster but also swallows a hand that stays still for a few seconds.
 ADAPT_RATE = 0.03
@@ -59,8 +64,11 @@ class BackgroundModel:
         mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, self._kernel)
         return cv2.morphologyEx(mask, cv2.MORPH_CLOSE, self._bridge)
 
-    def update(self, view: np.ndarray, foreground: np.ndarray) -> None:
-        """Blend still parts of the view into the model; take in foreground that has stopped moving."""
+    def update(self, view: np.ndarray, foreground: np.ndarray, hands: np.ndarray | None = None) -> None:
+        """Blend still parts of the view into the model; take in foreground that has stopped moving.
+        `hands`: a mask of the players' hands and arms; the still parts of one whose hand still moves are
+        taken in only after HAND_ABSORB_FACTOR times as long. (A blob wholly still goes in as usual: an
+        arm laid to rest, or the ghost of a hand that was in the very first view, now gone.)"""
         self._last_background = (foreground == 0).astype(np.uint8)
         if self.adapt_rate > 0:
             cv2.accumulateWeighted(view, self.model, self.adapt_rate, mask=self._last_background)
@@ -71,6 +79,8 @@ class BackgroundModel:
             still_foreground = (foreground > 0) & ~moving
             self._still_count = np.where(still_foreground, self._still_count + 1, 0).astype(np.int16)
             settled = self._still_count >= self.absorb_frames
+            if hands is not None and settled.any():
+                settled &= ~_moving_blobs(hands, moving) | (self._still_count >= HAND_ABSORB_FACTOR * self.absorb_frames)
             if settled.any():
                 self.model[settled] = view[settled]
                 self._still_count[settled] = 0
@@ -79,3 +89,12 @@ class BackgroundModel:
     def absorb(self, view: np.ndarray, rows: slice, cols: slice) -> None:
         """Take a settled region into the model at once."""
         self.model[rows, cols] = view[rows, cols]
+
+
+def _moving_blobs(hands: np.ndarray, moving: np.ndarray) -> np.ndarray:
+    """Bool mask of the blobs of `hands` of which some pixel moves."""
+    count, labels = cv2.connectedComponents(hands.astype(np.uint8), connectivity=8)
+    live = np.zeros(count, bool)
+    live[np.unique(labels[moving & (hands > 0)])] = True
+    live[0] = False
+    return live[labels]

@@ -1,7 +1,9 @@
 """Hands and arms: foreground blobs that reach into the play area from a player's edge.
 
 An arm crosses A's edge (the view's top rows, y = 0) or B's edge (the bottom rows, y = H), so a blob
-touching that edge is that player's hand. When both players' arms touch and merge into one blob
+touching that edge is that player's hand. A player reaching for an outer stock may bring the arm in over
+the table's left or right end instead: a blob touching a side edge is the hand of the player on whose
+half of the table it crosses that edge. When both players' arms touch and merge into one blob
 (two cards arriving at one pile), the blob is split pixel by pixel by who owned the nearer part of
 it in the previous frame. Foreground touching neither edge is a loose object: a card just let go, or a card
 that has not yet been taken into the background model.
@@ -40,6 +42,9 @@ class HandTracker:
         count, labels, stats, _ = cv2.connectedComponentsWithStats(foreground, connectivity=8)
         top = set(np.unique(labels[:EDGE_ROWS])) - {0}
         bottom = set(np.unique(labels[-EDGE_ROWS:])) - {0}
+        for label, side in self._side_arms(labels).items():
+            if label not in top and label not in bottom:
+                (top if side == "A" else bottom).add(label)
         # what each blob is, by label: 1 A's hand, 2 B's, 3 loose; 0 background, noise, or both hands merged
         kinds = np.zeros(count, np.uint8)
         merged = []
@@ -59,6 +64,16 @@ class HandTracker:
         self._previous = owned
         edges = {"A": int(np.count_nonzero(owned["A"][:EDGE_ROWS])), "B": int(np.count_nonzero(owned["B"][-EDGE_ROWS:]))}
         return HandMasks(owned=owned, loose=loose, edge_pixels=edges)
+
+    def _side_arms(self, labels: np.ndarray) -> dict[int, str]:
+        """Blobs crossing the left or right edge of the view, with the player on whose half they cross it."""
+        height = labels.shape[0]
+        sides = np.concatenate([labels[:, :EDGE_ROWS], labels[:, -EDGE_ROWS:]], axis=1)
+        out: dict[int, str] = {}
+        for label in set(np.unique(sides)) - {0}:
+            rows = np.nonzero((sides == label).any(axis=1))[0]
+            out[int(label)] = "A" if float(rows.mean()) < height / 2 else "B"
+        return out
 
     def _split_merged(self, component: np.ndarray, owned: dict[str, np.ndarray]) -> None:
         previous_a, previous_b = self._previous["A"], self._previous["B"]

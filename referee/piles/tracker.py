@@ -36,6 +36,8 @@ CARD_MAX_SATURATION = 70
 STOCK_MARGIN_MM = 8.0
 #: Foreground still for this long (s) becomes part of the table model.
 ABSORB_SECONDS = 0.5
+#: Most of the view two arms can cover; more that stands out at once is a change of light or of camera.
+ARMS_MAX_SHARE = 0.3
 #: The opening layout is read once every place has been still, or after this long (s) regardless
 #: (a hand resting over a stock would otherwise hold the start back).
 START_WAIT_SECONDS = 1.0
@@ -160,7 +162,7 @@ class TableTracker:
                     visit.snapshot = crop
             if change is not None:
                 changes.append((place, change))
-        self.background.update(view, foreground)
+        self.background.update(view, foreground, _arms(masks))
         for place, change in changes:
             rows, cols = place_slices(self.places[place])
             self.background.absorb(view, rows, cols)
@@ -476,6 +478,13 @@ def place_slices(tracker: PlaceTracker) -> tuple[slice, slice]:
     rows, cols = tracker.inner
     return (slice(tracker.rows.start + rows.start, tracker.rows.start + rows.stop),
             slice(tracker.cols.start + cols.start, tracker.cols.start + cols.stop))
+
+
+def _arms(masks) -> np.ndarray | None:
+    """The players' hands and arms, kept out of the table model longer; None when they cover more of the
+    view than two arms can (a change of light or a bumped camera made everything stand out)."""
+    arms = masks.owned["A"] | masks.owned["B"]
+    return arms if np.count_nonzero(arms) <= ARMS_MAX_SHARE * arms.size else None
 
 
 def card_coloured(view: np.ndarray) -> np.ndarray:

@@ -1,0 +1,73 @@
+"""The still-table model: what stands out, what it takes in, and how it follows the light."""
+
+import numpy as np
+
+from referee.piles.background import FOREGROUND_THRESHOLD, HAND_ABSORB_FACTOR, BackgroundModel
+
+SHAPE = (120, 160)
+FELT = (40, 110, 50)
+CARD = (235, 235, 235)
+SKIN = (90, 130, 190)
+
+
+def table() -> np.ndarray:
+    view = np.zeros(SHAPE + (3,), np.uint8)
+    view[:] = FELT
+    return view
+
+
+def step(model: BackgroundModel, view: np.ndarray, hands: np.ndarray | None = None) -> np.ndarray:
+    foreground = model.foreground(view)
+    model.update(view, foreground, hands)
+    return foreground
+
+
+def test_what_differs_from_the_still_table_stands_out_and_nothing_else():
+    model = BackgroundModel(table(), absorb_frames=5)
+    view = table()
+    view[40:70, 60:80] = CARD
+    foreground = step(model, view)
+    assert foreground[41:69, 61:79].all()  # its very corners are rounded off with the noise
+    assert not foreground[:30].any() and not foreground[80:].any()
+
+
+def test_a_card_lying_still_is_taken_into_the_table():
+    model = BackgroundModel(table(), absorb_frames=5)
+    view = table()
+    view[40:70, 60:80] = CARD
+    seen = [step(model, view)[55, 70] for _ in range(8)]
+    assert seen[0] == 1 and seen[-1] == 0  # stood out when it landed, part of the table half a second on
+
+
+def test_an_arm_resting_while_its_hand_works_stays_out_of_the_table_for_longer():
+    # the upper arm lies still on the table's edge; the hand at its end turns a card over (moves)
+    model = BackgroundModel(table(), absorb_frames=5)
+    seen = []
+    for frame in range(5 * HAND_ABSORB_FACTOR + 3):
+        view = table()
+        view[0:66, 60:80] = SKIN
+        hand_row = 60 + frame % 2 * 4      # the hand at its end bobs a little from frame to frame
+        view[hand_row:hand_row + 16, 55:85] = SKIN
+        arm = (view != table()).any(axis=2).astype(np.uint8)
+        seen.append(step(model, view, hands=arm)[30, 70])
+    assert all(seen[:5 * HAND_ABSORB_FACTOR - 1])  # still a hand long after a card would have been taken in
+    assert seen[-1] == 0                            # but not forever: a sleeve or a shadow lying there goes in
+
+
+def test_a_hand_wholly_still_is_taken_in_as_usual():
+    # the ghost of a hand that was in the first view and has gone, or an arm laid to rest
+    with_hand = table()
+    with_hand[0:60, 60:80] = SKIN
+    model = BackgroundModel(with_hand, absorb_frames=5)
+    ghost = np.zeros(SHAPE, np.uint8)
+    ghost[0:60, 60:80] = 1
+    seen = [step(model, table(), hands=ghost)[30, 70] for _ in range(8)]
+    assert seen[0] == 1 and seen[-1] == 0
+
+
+def test_a_change_of_light_everywhere_is_followed_at_once():
+    model = BackgroundModel(table(), absorb_frames=5)
+    brighter = np.clip(table().astype(np.int16) * 1.3, 0, 255).astype(np.uint8)
+    assert (np.abs(brighter.astype(int) - table().astype(int)).max() > FOREGROUND_THRESHOLD)
+    foreground = step(model, brighter)
+    assert not foreground.any()

@@ -1,0 +1,69 @@
+"""Whose hand is which blob: arms from a player's edge, from the table's ends, merged arms, loose cards."""
+
+import numpy as np
+
+from referee.piles.hands import EDGE_ROWS, HandTracker
+
+SHAPE = (300, 400)  # the tracking view: A's edge is row 0, B's the last row
+
+
+def blank() -> np.ndarray:
+    return np.zeros(SHAPE, np.uint8)
+
+
+def test_an_arm_from_a_players_edge_is_that_players_hand():
+    foreground = blank()
+    foreground[0:120, 100:130] = 1    # A's arm reaching down from the top edge
+    foreground[200:300, 250:280] = 1  # B's arm reaching up from the bottom edge
+    masks = HandTracker(SHAPE).split(foreground)
+    assert masks.owned["A"][60, 110] == 1 and masks.owned["B"][60, 110] == 0
+    assert masks.owned["B"][250, 260] == 1 and masks.owned["A"][250, 260] == 0
+    assert not masks.loose.any()
+    assert masks.edge_pixels["A"] == EDGE_ROWS * 30 and masks.edge_pixels["B"] == EDGE_ROWS * 30
+
+
+def test_a_blob_touching_no_edge_is_loose():
+    foreground = blank()
+    foreground[130:170, 180:210] = 1  # a card just let go in the middle of the table
+    masks = HandTracker(SHAPE).split(foreground)
+    assert masks.loose[150, 190] == 1
+    assert not masks.owned["A"].any() and not masks.owned["B"].any()
+
+
+def test_an_arm_over_the_tables_end_belongs_to_the_player_on_whose_half_it_crosses():
+    # reaching for an outer stock, the arm comes in over the right-hand end of the table
+    foreground = blank()
+    foreground[60:80, 300:400] = 1    # crosses the right edge in A's half (top)
+    foreground[220:240, 0:90] = 1     # crosses the left edge in B's half (bottom)
+    masks = HandTracker(SHAPE).split(foreground)
+    assert masks.owned["A"][70, 320] == 1 and masks.owned["B"][70, 320] == 0
+    assert masks.owned["B"][230, 50] == 1 and masks.owned["A"][230, 50] == 0
+    assert not masks.loose.any()
+
+
+def test_an_arm_touching_its_edge_and_the_tables_end_stays_with_its_edge():
+    foreground = blank()
+    foreground[0:200, 370:400] = 1    # from A's edge down the right end, into B's half
+    masks = HandTracker(SHAPE).split(foreground)
+    assert masks.owned["A"][190, 380] == 1 and not masks.owned["B"].any()
+
+
+def test_tiny_blobs_are_noise():
+    foreground = blank()
+    foreground[0:3, 10:13] = 1
+    masks = HandTracker(SHAPE).split(foreground)
+    assert not masks.owned["A"].any() and not masks.loose.any()
+
+
+def test_two_arms_merged_over_one_pile_are_split_by_who_owned_each_part_before():
+    hands = HandTracker(SHAPE)
+    before = blank()
+    before[0:140, 190:210] = 1        # A's arm, down to row 140
+    before[170:300, 190:210] = 1      # B's arm, up to row 170
+    hands.split(before)
+    merged = blank()
+    merged[0:300, 190:210] = 1        # the two hands now touch over the pile: one blob edge to edge
+    masks = hands.split(merged)
+    assert masks.owned["A"][100, 200] == 1 and masks.owned["B"][100, 200] == 0
+    assert masks.owned["B"][200, 200] == 1 and masks.owned["A"][200, 200] == 0
+    assert (masks.owned["A"] | masks.owned["B"])[0:300, 190:210].all()

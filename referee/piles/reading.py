@@ -13,6 +13,7 @@ from typing import Protocol
 import cv2
 import numpy as np
 
+from referee.piles.table_view import RectMM
 from referee.rules.cards import Card
 
 #: Recogniser confidence under which a named card is not trusted. Lower: more misreads accepted;
@@ -116,3 +117,19 @@ def read_place(namer: TopCardNamer, crop: np.ndarray, spot: np.ndarray, table: T
     if card is not None and confidence >= MIN_CONFIDENCE:
         return Reading(card, False, float(confidence), alternatives)
     return Reading(None, table.something_there(spot), float(confidence), alternatives)
+
+
+def namer_at(namer: TopCardNamer, frame: int, rect: RectMM) -> TopCardNamer:
+    """The namer to ask about the place at `rect` in frame `frame`: one that reads ground truth
+    by frame and place (`name_top_card_in(frame, rect, image)`) is adapted to the one-argument door."""
+    return _AtPlace(namer, frame, rect) if hasattr(namer, "name_top_card_in") else namer
+
+
+class _AtPlace:
+    """Adapts a namer with `name_top_card_in(frame, rect, image)` to the one-argument door."""
+
+    def __init__(self, namer, frame: int, rect: RectMM) -> None:
+        self.namer, self.frame, self.rect = namer, frame, rect
+
+    def name_top_card(self, image: np.ndarray):
+        return self.namer.name_top_card_in(self.frame, self.rect, image)

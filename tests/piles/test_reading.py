@@ -3,7 +3,9 @@
 import numpy as np
 import pytest
 
-from referee.piles.reading import TableColour
+from referee.piles.reading import TableColour, namer_at
+from referee.piles.table_view import RectMM
+from referee.rules.cards import Card
 
 
 def _felt(bgr: tuple[int, int, int], *, noise: float = 0.6, seed: int = 0, size: int = 60) -> np.ndarray:
@@ -38,3 +40,23 @@ def test_the_table_colour_follows_a_slow_change_of_light():
     for step in range(30):
         table.learn([_felt((90, 100, 120), seed=10 + step)], blend=0.1)
     assert not table.something_there(daylight)
+
+
+class _PlainNamer:
+    def name_top_card(self, image):
+        return Card.parse("7C"), 0.8
+
+
+class _TruthNamer(_PlainNamer):
+    """Knows what lies where and when (ground-truth labels), given frame and place."""
+
+    def name_top_card_in(self, frame, rect, image):
+        return (Card.parse("QS"), 1.0) if (frame, rect) == (12, RectMM(0, 0, 63, 88)) else (None, 0.0)
+
+
+def test_a_namer_that_knows_the_frame_and_place_is_asked_with_them():
+    image = np.zeros((10, 10, 3), np.uint8)
+    assert namer_at(_TruthNamer(), 12, RectMM(0, 0, 63, 88)).name_top_card(image) == (Card.parse("QS"), 1.0)
+    assert namer_at(_TruthNamer(), 13, RectMM(0, 0, 63, 88)).name_top_card(image) == (None, 0.0)
+    plain = _PlainNamer()
+    assert namer_at(plain, 12, RectMM(0, 0, 63, 88)) is plain

@@ -4,11 +4,10 @@ import numpy as np
 import pytest
 
 from referee.capture.frames import Frame
+from referee.piles.quiet import QUIET_SECONDS
 from referee.piles.sightings import Arrival, LayoutRead, StockSeen, TableQuiet
 from referee.piles.table_view import RectMM, TableView
-from referee.piles.places import Visit
-from referee.piles.touch import TouchEstimate
-from referee.piles.tracker import QUIET_SECONDS, TableTracker, _one_per_hand
+from referee.piles.tracker import TableTracker
 from referee.rules.cards import Card
 from referee.table.layout import TableLayout
 from tests.piles.drawn_table import IMAGE_SIZE, ColourNamer, DrawnTable, PlainCalibration
@@ -162,16 +161,6 @@ def test_a_card_covered_while_its_hand_lingers_over_the_stocks_is_ruled_before_t
     arrivals = [s for s in run(table, 4.5) if isinstance(s, Arrival)]
     assert [(a.player, str(a.card)) for a in arrivals] == [("B", "10H"), ("A", "JH")]
     assert abs(arrivals[0].t - 1.0) < 1 / FPS and abs(arrivals[1].t - 1.2) < 1 / FPS
-
-
-def _visit(player: str, t: float, contact: int = 2) -> Visit:
-    return Visit(player, int(t * FPS), touch=TouchEstimate(t, int(t * FPS) + 1, 0.005), frames_in_contact=contact)
-
-
-def test_one_hand_touching_a_pile_twice_in_a_blink_laid_one_card():
-    visits = _one_per_hand([_visit("A", 2.158), _visit("A", 2.19), _visit("B", 2.2), _visit("A", 2.9)])
-    assert [(visit.player, visit.touch.t) for visit in visits] == [("A", 2.158), ("B", 2.2), ("A", 2.9)]
-    assert visits[0].frames_in_contact == 4
 
 
 def test_the_table_is_said_quiet_once_hands_have_left_the_stocks_and_piles_for_a_while():

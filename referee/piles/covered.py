@@ -1,0 +1,158 @@
+"""Cards covered by a later card before they could be read, named by the stock card that left.
+
+When two hands lay cards on one pile in quick succession, the camera sees only the top one settle:
+the card under it was never on top while the pile was still. Its player is known (the hand that
+touched the pile first), its card is not. The card that left that player's stock at about the same
+time names it. Until the covered card is named (or given up), the card laid over it waits, so that
+the rulings keep the order in which the cards touched the pile.
+
+`CoveredCards` holds this bookkeeping and nothing else: the tracker tells it what was laid, what
+left a stock and what it could not name, and asks it each frame which cards are now known; what it
+needs of the table (which piles and stocks hands are still over, what lies on top) comes in as
+arguments.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import NamedTuple
+
+from referee.piles.sightings import Arrival
+from referee.rules.cards import Card
+
+#: How long (s) after its touch an arrival covered by a later card waits for its player's stock to show
+#: which card left (the stock row is seen again when the hand has gone back over it). Without one,
+#: and with no card read as the hand left, it was a hand passing over the pile, not a play.
+RESOLVE_SECONDS = 0.9
+#: A covered arrival not yet named waits up to this much longer (s) while its player's stocks are
+#: still being handled (a hand lingering over its stock row keeps the stock from being read).
+STOCK_WAIT_SECONDS = 3.0
+#: A hand touching one pile this close in time (s) to laying a card on the other was reaching across.
+PASSING_SECONDS = 0.35
+#: How long (s) a card gone from a stock, or a card seen laid, is remembered for naming covered cards.
+MEMORY_SECONDS = 3.0
+
+
+class Departure(NamedTuple):
+    """A card gone from a player's stock: `settled` when the stock settled without it, `came` when the
+    hand first came to the stock to take it."""
+
+    player: str
+    settled: float
+    card: Card
+    came: float
+
+
+class Laid(NamedTuple):
+    """A card seen laid on top of a pile by a player's hand, touching it at `t`."""
+
+    player: str
+    pile: int
+    t: float
+    card: Card | None
+
+
+class Covered(NamedTuple):
+    """A card laid by `arrival.player` and covered before it was named (`arrival.card` is a guess from
+    the hand's last look at the pile, or None); given up at `deadline`."""
+
+    arrival: Arrival
+    deadline: float
+
+
+class CoveredCards:
+    """Covered cards waiting for a name, the stock cards that could name them, and the tops laid over them."""
+
+    def __init__(self) -> None:
+        self.unnamed: list[Covered] = []
+        #: cards recently gone from a stock
+        self.departures: list[Departure] = []
+        #: a new top laid over cards still being named: it waits for them so that rulings keep touch order
+        self.waiting_tops: list[Arrival] = []
+        #: recent tops seen laid, for telling an arm reaching across a pile from a hand laying a card
+        self.laid: list[Laid] = []
+
+    @property
+    def busy(self) -> bool:
+        """Some card is still waiting to be named, or to be ruled after one."""
+        return bool(self.unnamed or self.waiting_tops)
+
+    def touch_times(self) -> list[float]:
+        """Touches not ruled yet (the pipeline holds later rulings back for them)."""
+        return [covered.arrival.t for covered in self.unnamed] + [top.t for top in self.waiting_tops]
+
+    def left_stock(self, player: str, settled: float, card: Card, came: float) -> None:
+        self.departures.append(Departure(player, settled, card, came))
+
+    def left_stock_by(self, card: Card) -> set[str]:
+        """Players from whose stock `card` recently left."""
+        return {departure.player for departure in self.departures if departure.card == card}
+
+    def cover(self, arrival: Arrival, now: float) -> None:
+        """`arrival` lies under another card (or could not be named): its stock is to name it."""
+        self.unnamed.append(Covered(arrival, now + RESOLVE_SECONDS))
+
+    def top_laid(self, top: Arrival) -> list[Arrival]:
+        """A hand laid `top` on its pile: ruled now, or once the cards under it are named."""
+        self.laid = [laid for laid in self.laid if laid.t >= top.t - MEMORY_SECONDS]
+        self.laid.append(Laid(top.player, top.pile, top.t, top.card))
+        if self._covers_unnamed(top) or any(other.pile == top.pile for other in self.waiting_tops):
+            self.waiting_tops.append(top)
+            return []
+        return [top]
+
+    def name(self, now: float, *, pile_tops: tuple[Card | None, Card | None], piles_busy: set[int],
+             stocks_busy: set[str]) -> tuple[list[Arrival], dict[int, Card]]:
+        """Names covered cards by the card that left the same player's stock, and gives up on those past
+        their deadline. `pile_tops`: the card read on top of each pile; `piles_busy`: piles a hand is
+        over or that have not been judged yet; `stocks_busy`: players a hand of whom is over their stocks.
+        Returns the arrivals to rule (with the tops that waited for them), in touch order, and the
+        piles whose unreadable top is now known."""
+        out: list[Arrival] = []
+        named_tops: dict[int, Card] = {}
+        keep: list[Covered] = []
+        # a card that left a player's stock and was seen landing from that player's hand is explained
+        explained = {(laid.player, laid.card) for laid in self.laid}
+        self.departures = [d for d in self.departures if (d.player, d.card) not in explained]
+        for arrival, deadline in self.unnamed:
+            if self._passing(arrival):
+                continue
+            if now < deadline and (1 - arrival.pile) in piles_busy:
+                keep.append(Covered(arrival, deadline))  # the other pile may yet show this hand laid its card there
+                continue
+            # the card left the stock about when it landed, or the hand stayed over the stock all along
+            match = next((d for d in self.departures if d.player == arrival.player and
+                          (arrival.t - 0.2 <= d.settled <= arrival.t + RESOLVE_SECONDS or d.came <= arrival.t <= d.settled)),
+                         None)
+            if match is not None:
+                self.departures.remove(match)
+                out.append(replace(arrival, card=match.card, confidence=0.9))
+                if pile_tops[arrival.pile] is None:  # the unreadable top is now known
+                    named_tops.setdefault(arrival.pile, match.card)
+            elif now >= deadline and not (arrival.card is None and now < deadline + STOCK_WAIT_SECONDS
+                                          and arrival.player in stocks_busy):
+                if arrival.card is not None and arrival.card not in pile_tops:
+                    out.append(arrival)  # named from the snapshot taken as the hand left (a card on top now is another's)
+            else:
+                keep.append(Covered(arrival, deadline))
+        self.unnamed = keep
+        self.departures = [d for d in self.departures if d.settled >= now - MEMORY_SECONDS]
+        return sorted(out + self._released_tops(), key=lambda arrival: arrival.t), named_tops
+
+    def _covers_unnamed(self, top: Arrival) -> bool:
+        return any(covered.arrival.pile == top.pile and covered.arrival.t <= top.t for covered in self.unnamed)
+
+    def _released_tops(self) -> list[Arrival]:
+        """New tops whose covered cards are all named (or given up): ruled after them, in touch order."""
+        released, waiting = [], []
+        for top in self.waiting_tops:
+            behind = any(other.pile == top.pile for other in waiting)
+            (waiting if self._covers_unnamed(top) or behind else released).append(top)
+        self.waiting_tops = waiting
+        return released
+
+    def _passing(self, arrival: Arrival) -> bool:
+        """The same hand put a card on the other pile at about the same time: it was reaching across
+        this pile (an arm over the left pile on its way to the right one), not laying a card here."""
+        return any(laid.player == arrival.player and laid.pile != arrival.pile and abs(laid.t - arrival.t) <= PASSING_SECONDS
+                   for laid in self.laid)

@@ -1,0 +1,132 @@
+"""Cards covered before they could be read, named by the card that left their player's stock."""
+
+import pytest
+
+from referee.piles.covered import PASSING_SECONDS, RESOLVE_SECONDS, STOCK_WAIT_SECONDS, CoveredCards
+from referee.piles.sightings import Arrival
+from referee.rules.cards import Card
+
+TEN, JACK, FIVE = Card.parse("10H"), Card.parse("JH"), Card.parse("5S")
+CALM = dict(pile_tops=(None, None), piles_busy=set(), stocks_busy=set())
+
+
+def covered_arrival(player: str = "B", t: float = 1.0, pile: int = 1, card: Card | None = None) -> Arrival:
+    return Arrival(t, int(t * 30), pile, player, card, 0.005, 0.0)
+
+
+def name(covered: CoveredCards, now: float, **table) -> tuple[list[Arrival], dict]:
+    return covered.name(now, **{**CALM, **table})
+
+
+@pytest.mark.parametrize("player, settled, came, named", [
+    ("B", 1.5, 1.4, True),     # the stock settled without the card soon after it landed
+    ("B", 0.85, 0.5, True),    # a moment before: the stock settled as the card was still sliding
+    ("B", 2.5, 0.6, True),     # the hand stayed over the stock all along
+    ("B", 2.5, 1.2, False),    # came to the stock after the card landed: its next card
+    ("B", 0.5, 0.2, False),    # long before: an earlier card
+    ("A", 1.5, 1.4, False),    # the other player's stock
+])
+def test_a_covered_card_is_named_by_the_card_that_left_its_players_stock_about_then(player, settled, came, named):
+    covered = CoveredCards()
+    covered.cover(covered_arrival("B", t=1.0), now=1.2)
+    covered.left_stock(player, settled, TEN, came)
+    out, _ = name(covered, now=1.2 + RESOLVE_SECONDS)
+    assert [(a.player, a.card, a.confidence) for a in out] == ([("B", TEN, 0.9)] if named else [])
+    assert not covered.busy  # named, or given up at its deadline
+
+
+def test_a_stock_card_names_one_covered_card_only():
+    covered = CoveredCards()
+    covered.cover(covered_arrival("B", t=1.0, pile=0), now=1.2)
+    covered.cover(covered_arrival("B", t=1.1, pile=1), now=1.2)
+    covered.left_stock("B", 1.3, TEN, 1.2)
+    out, _ = name(covered, now=1.3)
+    assert [(a.pile, a.card) for a in out] == [(0, TEN)]
+    assert covered.touch_times() == [1.1]
+
+
+@pytest.mark.parametrize("pile_tops, known", [((None, None), {1: TEN}), ((FIVE, JACK), {})])
+def test_a_pile_whose_top_could_not_be_read_takes_the_name(pile_tops, known):
+    covered = CoveredCards()
+    covered.cover(covered_arrival("B", t=1.0, pile=1), now=1.2)
+    covered.left_stock("B", 1.3, TEN, 1.2)
+    _, tops = name(covered, now=1.3, pile_tops=pile_tops)
+    assert tops == known
+
+
+def test_a_covered_card_waits_while_a_hand_is_over_the_other_pile_then_for_its_deadline_only():
+    covered = CoveredCards()
+    covered.cover(covered_arrival("B", t=1.0, pile=1), now=1.2)
+    covered.left_stock("B", 1.3, TEN, 1.2)
+    assert name(covered, now=1.3, piles_busy={0}) == ([], {})   # this hand may yet be seen laying on pile 0
+    assert name(covered, now=1.3, piles_busy={1}) != ([], {})   # its own pile being busy does not hold it
+
+
+def test_past_its_deadline_a_covered_card_is_named_even_with_the_other_pile_busy():
+    covered = CoveredCards()
+    covered.cover(covered_arrival("B", t=1.0, pile=1), now=1.2)
+    covered.left_stock("B", 1.3, TEN, 1.2)
+    out, _ = name(covered, now=1.2 + RESOLVE_SECONDS, piles_busy={0})
+    assert [a.card for a in out] == [TEN]
+
+
+@pytest.mark.parametrize("wait, stocks_busy, kept", [
+    (0.5, {"B"}, True),                        # B's hand still over B's stocks: they may yet show it
+    (0.5, {"A"}, False),                       # only the other player's stocks are busy
+    (STOCK_WAIT_SECONDS + 0.1, {"B"}, False),  # waited long enough
+])
+def test_an_unnamed_covered_card_waits_for_its_players_busy_stocks_for_a_while(wait, stocks_busy, kept):
+    covered = CoveredCards()
+    covered.cover(covered_arrival("B", t=1.0), now=1.2)
+    name(covered, now=1.2 + RESOLVE_SECONDS + wait, stocks_busy=stocks_busy)
+    assert covered.busy == kept
+
+
+@pytest.mark.parametrize("pile_tops, ruled", [((FIVE, None), True), ((FIVE, JACK), False)])
+def test_at_its_deadline_a_card_guessed_from_the_hands_last_look_is_ruled_unless_it_is_on_top_now(pile_tops, ruled):
+    covered = CoveredCards()
+    covered.cover(covered_arrival("B", t=1.0, card=JACK), now=1.2)
+    assert name(covered, now=1.5, pile_tops=pile_tops)[0] == []   # before its deadline it waits for the stock
+    out, _ = name(covered, now=1.2 + RESOLVE_SECONDS, pile_tops=pile_tops)
+    assert [a.card for a in out] == ([JACK] if ruled else [])
+
+
+@pytest.mark.parametrize("gap, passing", [(0.1, True), (PASSING_SECONDS - 0.01, True), (PASSING_SECONDS + 0.05, False)])
+def test_a_hand_that_laid_a_card_on_the_other_pile_meanwhile_was_reaching_across(gap, passing):
+    covered = CoveredCards()
+    assert covered.top_laid(covered_arrival("B", t=1.0 + gap, pile=0, card=FIVE)) != []
+    covered.cover(covered_arrival("B", t=1.0, pile=1), now=1.2)
+    covered.left_stock("B", 1.3, TEN, 1.2)
+    out, _ = name(covered, now=1.3)
+    assert [a.card for a in out] == ([] if passing else [TEN])
+
+
+def test_a_card_laid_over_a_covered_one_is_ruled_after_it_in_touch_order():
+    covered = CoveredCards()
+    covered.cover(covered_arrival("B", t=1.0, pile=1), now=1.25)
+    top = covered_arrival("A", t=1.2, pile=1, card=JACK)
+    assert covered.top_laid(top) == []   # waits for the card under it
+    assert covered.busy and covered.touch_times() == [1.0, 1.2]
+    assert name(covered, now=1.3) == ([], {})   # nothing named yet: the top still waits
+    covered.left_stock("B", 1.4, TEN, 1.1)
+    out, _ = name(covered, now=1.4)
+    assert [(a.player, a.card) for a in out] == [("B", TEN), ("A", JACK)]
+    assert not covered.busy
+
+
+def test_a_card_laid_on_another_pile_does_not_wait():
+    covered = CoveredCards()
+    covered.cover(covered_arrival("B", t=1.0, pile=1), now=1.25)
+    top = covered_arrival("A", t=1.2, pile=0, card=JACK)
+    assert covered.top_laid(top) == [top]
+
+
+def test_a_card_seen_landing_from_its_players_hand_names_no_covered_card():
+    covered = CoveredCards()
+    covered.left_stock("B", 1.3, TEN, 0.9)
+    covered.top_laid(covered_arrival("B", t=1.0, pile=0, card=TEN))
+    name(covered, now=1.3)   # the departure is explained by the card seen laid
+    covered.cover(covered_arrival("B", t=2.0, pile=1), now=2.1)
+    assert covered.left_stock_by(TEN) == set()
+    out, _ = name(covered, now=2.1 + RESOLVE_SECONDS)
+    assert out == []

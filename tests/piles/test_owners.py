@@ -1,0 +1,102 @@
+"""Who laid the card on top of a spit pile, from what the place saw of each hand."""
+
+import numpy as np
+import pytest
+
+from referee.piles.owners import JOINT_SECONDS, SAME_HAND_SECONDS, joint_owners, one_per_hand, who_laid_top
+from referee.piles.places import APPROACH_MARGIN_MM, PlaceChange, PlaceTracker, Visit
+from referee.piles.touch import TouchEstimate
+from referee.piles.zones import Place, all_places
+from referee.table.layout import TableLayout
+
+FPS = 30
+PX_PER_MM = 0.5
+
+
+def _visit(player: str, t: float, contact: int = 2, fronts: list | None = None) -> Visit:
+    return Visit(player, int(t * FPS), touch=TouchEstimate(t, int(t * FPS) + 1, 0.005), frames_in_contact=contact,
+                 fronts=fronts or [])
+
+
+def test_one_hand_touching_a_pile_twice_in_a_blink_laid_one_card():
+    visits = one_per_hand([_visit("A", 2.158), _visit("A", 2.19), _visit("B", 2.2), _visit("A", 2.9)])
+    assert [(visit.player, visit.touch.t) for visit in visits] == [("A", 2.158), ("B", 2.2), ("A", 2.9)]
+    assert visits[0].frames_in_contact == 4
+
+
+@pytest.mark.parametrize("gap, visits_left", [(SAME_HAND_SECONDS - 0.01, 1), (SAME_HAND_SECONDS + 0.01, 2)])
+def test_two_touches_of_one_hand_further_apart_are_two_cards(gap, visits_left):
+    assert len(one_per_hand([_visit("B", 1.0), _visit("B", 1.0 + gap)])) == visits_left
+
+
+# visits in touch order: A at 1.0, B at 1.1, A again at 1.5
+@pytest.mark.parametrize("holding, contact, holders, joint_owner, laid_by", [
+    ([9, 0, 0], [2, 2, 2], set(), None, 2),            # A's first card lies under A's later one, however held
+    ([0, 9, 0], [2, 2, 2], set(), None, 1),            # B's hand held the new card there longest
+    ([0, 9, 0], [2, 2, 2], {"A"}, None, 2),            # the card was on top of A's stock only
+    ([0, 9, 0], [2, 2, 2], {"A", "B"}, None, 1),       # on both stocks: the stocks cannot tell
+    ([0, 0, 0], [2, 2, 2], {"B"}, "A", 1),             # the stock before the joint judgement
+    ([9, 0, 0], [2, 2, 2], set(), "B", 1),             # the joint owner before the frames held
+    ([0, 3, 3], [2, 5, 1], set(), None, 1),            # equal holding: the longer contact
+    ([0, 3, 3], [2, 5, 5], set(), None, 2),            # all equal: the later touch
+])
+def test_the_card_on_top_was_laid_by(holding, contact, holders, joint_owner, laid_by):
+    visits = [_visit("A", 1.0, contact[0]), _visit("B", 1.1, contact[1]), _visit("A", 1.5, contact[2])]
+    assert who_laid_top(visits, holding, holders=holders, joint_owner=joint_owner) == laid_by
+
+
+LAYOUT = TableLayout()
+SHAPE = (int(LAYOUT.height * PX_PER_MM), int(LAYOUT.width * PX_PER_MM))
+PILES = (Place("spit_pile", 0), Place("spit_pile", 1))
+
+
+def _piles() -> dict[Place, PlaceTracker]:
+    places = all_places(LAYOUT)
+    return {pile: PlaceTracker(pile.key, places[pile][0], PX_PER_MM, SHAPE, nominal_card=places[pile][1],
+                               margin=APPROACH_MARGIN_MM) for pile in PILES}
+
+
+def _change(tracker: PlaceTracker, *visits: Visit) -> PlaceChange:
+    return PlaceChange(tracker.place, 40, 1.4, True, visits, tracker.nominal.copy(), tracker.rect)
+
+
+def _centre(tracker: PlaceTracker) -> tuple[float, float]:
+    """The middle of the pile's nominal card, in mm of its padded crop (where hand fronts are kept)."""
+    rows, cols = np.nonzero(tracker.nominal)
+    return float(cols.mean() / PX_PER_MM), float(rows.mean() / PX_PER_MM)
+
+
+def _spits(touches: dict, near: dict | None = None) -> list[tuple[Place, PlaceChange]]:
+    """`touches`: pile -> {player: touch t}; `near`: pile -> the player whose fingers lay on its card
+    (the other's stayed 50 mm off)."""
+    trackers = _piles()
+    changes = []
+    for pile in PILES:
+        x, y = _centre(trackers[pile])
+        visits = [_visit(player, t, fronts=[(x, y) if (near or {}).get(pile) == player else (x + 50, y)])
+                  for player, t in touches[pile].items()]
+        changes.append((pile, _change(trackers[pile], *visits)))
+    return changes
+
+
+@pytest.mark.parametrize("touches, near, owners", [
+    # each hand laid its card on the pile it reached last
+    ({PILES[0]: {"A": 1.0, "B": 1.1}, PILES[1]: {"A": 1.05, "B": 1.02}}, None, {PILES[0]: "B", PILES[1]: "A"}),
+    ({PILES[0]: {"A": 1.1, "B": 1.0}, PILES[1]: {"A": 1.02, "B": 1.05}}, None, {PILES[0]: "A", PILES[1]: "B"}),
+    # both reached both at once: the fingers on the cards tell
+    ({PILES[0]: {"A": 1.0, "B": 1.0}, PILES[1]: {"A": 1.0, "B": 1.0}}, {PILES[0]: "B", PILES[1]: "A"},
+     {PILES[0]: "B", PILES[1]: "A"}),
+    # nothing tells them apart
+    ({PILES[0]: {"A": 1.0, "B": 1.0}, PILES[1]: {"A": 1.0, "B": 1.0}}, None, {}),
+    # too far apart in time to be two cards laid at once
+    ({PILES[0]: {"A": 1.0, "B": 1.1}, PILES[1]: {"A": 1.0 + JOINT_SECONDS + 0.05, "B": 1.02}}, None, {}),
+    # one pile touched by one hand only
+    ({PILES[0]: {"A": 1.0, "B": 1.1}, PILES[1]: {"B": 1.02}}, None, {}),
+])
+def test_two_cards_laid_at_once_are_given_one_to_each_player(touches, near, owners):
+    assert joint_owners(_spits(touches, near), _piles()) == owners
+
+
+def test_one_pile_settling_alone_is_no_joint_play():
+    changes = _spits({PILES[0]: {"A": 1.0, "B": 1.1}, PILES[1]: {"A": 1.05, "B": 1.02}})
+    assert joint_owners(changes[:1], _piles()) == {}

@@ -1,0 +1,28 @@
+"""The table said quiet once per quiet spell, a moment after the last hand left."""
+
+import pytest
+
+from referee.piles.quiet import QUIET_SECONDS, QuietTable
+
+FPS = 30
+
+
+@pytest.mark.parametrize("busy_until, told_at", [(0.0, QUIET_SECONDS), (1.0, 1.0 + QUIET_SECONDS)])
+def test_the_table_is_said_quiet_once_after_it_has_been_left_alone_a_while(busy_until, told_at):
+    quiet = QuietTable()
+    told = [index / FPS for index in range(3 * FPS) if quiet.step(index / FPS, busy=index / FPS < busy_until)]
+    first_quiet = next(index / FPS for index in range(3 * FPS) if index / FPS >= busy_until)
+    assert len(told) == 1 and told[0] == pytest.approx(told_at, abs=1.01 / FPS) and told[0] >= first_quiet + QUIET_SECONDS
+    assert quiet.since == first_quiet
+
+
+def test_any_business_ends_the_spell_and_a_new_one_is_told_again():
+    quiet = QuietTable()
+    assert not quiet.step(0.0, busy=False)
+    assert quiet.step(QUIET_SECONDS, busy=False)
+    assert not quiet.step(QUIET_SECONDS + 0.1, busy=False)   # once per spell
+    assert not quiet.step(1.0, busy=True) and quiet.since is None
+    assert not quiet.step(1.1, busy=False) and quiet.since == 1.1
+    assert not quiet.step(1.1 + QUIET_SECONDS / 2, busy=True)   # too short a spell
+    assert not quiet.step(1.3, busy=False)
+    assert quiet.step(1.3 + QUIET_SECONDS, busy=False) and quiet.since == 1.3

@@ -56,13 +56,17 @@ def test_a_truncated_video_ends_cleanly_with_the_log_intact(tmp_path):
 def test_a_crash_loses_nothing_already_ruled(game, tmp_path):
     _, video, calibration = game
 
+    ruled = []
+
     def crash(frame, session):
-        if frame.index == 100:
+        if frame.index == 130:  # after the fourth play was ruled, before the fifth
+            ruled.extend(session.ruled_at)
             raise RuntimeError("power cut")
     with pytest.raises(RuntimeError):
         replay(video, calibration, tmp_path / "events.jsonl", namer=ColourNamer(), on_frame=crash)
     events = read_event_log(str(tmp_path / "events.jsonl"))
-    assert [e["card"] for e in events if e.type is EventType.PLAY] == ["6S", "10H", "JH"]
+    assert [e["card"] for e in events if e.type is EventType.PLAY] == ["6S", "10H", "JH", "7D"]
+    assert all(at <= 130 for _, at in ruled)
 
 
 def _corners() -> str:

@@ -33,12 +33,14 @@ class HeldPiles:
     def judge_together(self, changes: list[tuple[Place, PlaceChange]], busy: set[Place]) -> list[tuple[Place, PlaceChange]]:
         """The changes to judge this frame: held piles whose other pile has settled now, is left alone
         (`busy`: piles a hand is over or that have not settled since) or has kept them waiting
-        HOLD_FRAMES, then this frame's changes, less the spit piles that must wait for the other."""
+        HOLD_FRAMES, or that a hand comes back to, then this frame's changes, less the spit piles that
+        must wait for the other."""
         settling = {place for place, _ in changes if place.kind == "spit_pile"}
         out: list[tuple[Place, PlaceChange]] = []
         for place, (change, waited) in list(self._held.items()):
             other = Place("spit_pile", 1 - place.index)
-            if other in settling or other not in busy or waited >= HOLD_FRAMES:
+            # a hand coming back to the held pile itself may be about to cover its card: it is read now
+            if other in settling or other not in busy or place in busy or waited >= HOLD_FRAMES:
                 out.append((place, change))
                 del self._held[place]
             else:

@@ -76,7 +76,7 @@ class TableCleared:
 @dataclass(frozen=True)
 class TableQuiet:
     """No hand has been near a stock or spit pile, and nothing was waiting to be read, since `t`
-    (sent once per quiet spell, QUIET_SECONDS after it began)."""
+    (sent once per quiet spell, `quiet.QUIET_SECONDS` after it began)."""
 
     t: float
     frame: int

@@ -35,6 +35,14 @@ def test_a_held_pile_goes_alone_once_the_other_is_left_alone_unsettled():
     assert held.judge_together([], busy=set()) == [(LEFT, left)]
 
 
+def test_a_held_pile_goes_at_once_when_a_hand_comes_back_to_it():
+    # the same player lays a second card on it: judged later, the first would be read under the second
+    held = HeldPiles()
+    left = _change(LEFT, 0.9)
+    held.judge_together([(LEFT, left)], busy={RIGHT})
+    assert held.judge_together([], busy={RIGHT, LEFT}) == [(LEFT, left)] and not held
+
+
 def test_a_held_pile_waits_a_few_frames_at_most():
     held = HeldPiles()
     left = _change(LEFT, 0.9)

@@ -22,6 +22,10 @@ from referee.rules.cards import Card
 MIN_CONFIDENCE = 0.3
 #: Fraction of a spot's centre that must look unlike the bare table for something to lie there.
 PRESENCE_FRACTION = 0.35
+#: A pixel is unlike the table when its colour is less than this share as typical of the table as the
+#: table's own pixels are, and in any case when below UNLIKE_FLOOR (a share of the table's colours).
+UNLIKE_SHARE = 0.1
+UNLIKE_FLOOR = 0.002
 
 
 class TopCardNamer(Protocol):
@@ -60,6 +64,7 @@ class TableColour:
 
     def __init__(self) -> None:
         self._histogram: np.ndarray | None = None
+        self._typical = 0.0  # the median likeness of the table's own pixels when last learned
 
     def learn(self, samples: list[np.ndarray], blend: float = 1.0) -> None:
         """`blend`: the weight of these samples against what was learned before (1 = start afresh)."""
@@ -73,6 +78,7 @@ class TableColour:
             self._histogram = histogram
         else:
             self._histogram = (1.0 - blend) * self._histogram + blend * histogram
+        self._typical = float(np.median(self.table_likeness(pixels)))
 
     def table_likeness(self, image: np.ndarray) -> np.ndarray:
         """Per pixel: how typical its colour is of the bare table (0 = never seen on the table)."""
@@ -84,8 +90,11 @@ class TableColour:
         return self._histogram[bins[0], bins[1], bins[2]]
 
     def something_there(self, spot: np.ndarray) -> bool:
+        """At least PRESENCE_FRACTION of the spot is unlike the table: less than UNLIKE_SHARE as typical of
+        it as its own pixels are (a colour one bin off the table's in one way, as a change of light
+        makes it, stays table; one bin off in two ways, as a pink back on a beige table, does not)."""
         likeness = self.table_likeness(spot)
-        return float((likeness < 0.002).mean()) > PRESENCE_FRACTION
+        return float((likeness < max(UNLIKE_FLOOR, UNLIKE_SHARE * self._typical)).mean()) > PRESENCE_FRACTION
 
 
 def _smoothed(histogram: np.ndarray) -> np.ndarray:

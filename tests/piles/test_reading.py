@@ -1,11 +1,16 @@
 """Telling a bare spot from one with a card on it, by the colour of the bare table."""
 
+import pathlib
+
+import cv2
 import numpy as np
 import pytest
 
 from referee.piles.reading import TableColour, namer_at
 from referee.piles.table_view import RectMM
 from referee.rules.cards import Card
+
+DATA = pathlib.Path(__file__).parent / "data"
 
 
 def _felt(bgr: tuple[int, int, int], *, noise: float = 0.6, seed: int = 0, size: int = 60) -> np.ndarray:
@@ -30,6 +35,18 @@ def test_paper_a_blue_back_or_a_red_back_on_green_felt_is_something(thing):
     table = TableColour()
     table.learn([_felt((27, 82, 27), seed=1)])
     assert table.something_there(_felt(thing, seed=3))
+
+
+def test_a_pink_back_on_a_beige_table_is_something_though_its_colour_is_near_the_tables():
+    # cut from a rendered game (2 mm a pixel): the bare strips of a beige table, and a stock slot where a
+    # red-patterned back, blurred to pink, lies one colour bin off the table's
+    strips = cv2.imread(str(DATA / "beige_table_strips.png"))
+    back = cv2.imread(str(DATA / "pink_back_on_beige.png"))
+    table = TableColour()
+    table.learn([strips])
+    assert table.something_there(back)
+    assert not table.something_there(strips[:, 100:132])
+    assert not table.something_there(cv2.convertScaleAbs(strips[:, 200:232], alpha=1.03))  # a little more light
 
 
 def test_the_table_colour_follows_a_slow_change_of_light():

@@ -18,10 +18,10 @@ FOREGROUND_THRESHOLD = 16
 #: for `absorb_frames` frames (about half a second) is taken into the model: a layout just dealt, a card
 #: put down where no place is watched.
 STILL_PIXEL = 10
-#: A player's hand or arm (foreground reaching in from a player's edge) is taken in only after this many
-#: times as long: an arm resting on the table's edge while its hand turns a card over must stay part of
-#: that hand, or the hand, cut off from the edge, is taken for a loose object and the place under it for
-#: settled. Still a limit, so that something lying against the edge (a sleeve, a shadow) cannot keep
+#: The still parts of a player's hand and arm of which some other part moves are taken in only after this
+#: many times as long: an arm resting on the table's edge while its hand turns a card over must stay part
+#: of that hand, or the hand, cut off from the edge, is taken for a loose object and the place under it
+#: for settled. Still a limit, so that something lying against the edge (a sleeve, a shadow) cannot keep
 #: the places under it busy forever.
 HAND_ABSORB_FACTOR = 6
 #: Fraction of each new frame blended into the model where nothing moves. Higher follows lighting

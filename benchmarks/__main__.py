@@ -21,6 +21,7 @@ ORDER = (
     "vision_speed",
     "vision_rendered",
     "vision_real",
+    "pile_tops",
     "referee_accuracy",
 )
 

@@ -151,6 +151,107 @@ def _background(rng: np.random.Generator, width: int, height: int) -> np.ndarray
     return image
 
 
+# ---------------------------------------------------------------------------------- real-room clutter
+#: Chances of the real-room conditions a scene gets (drawn from a stream of their own, so a seed's cards,
+#: layout and camera stay what they were without them). The real photos' misses were white cards on
+#: white paper and printed matter, on cluttered desks, and in hard sunlight with sharp shadows.
+DOCUMENT_CHANCE = 0.35
+PALE_TABLE_CHANCE = 0.15
+OBJECT_CHANCE = 0.3
+SUN_CHANCE = 0.25
+
+
+def _paper_sheet(rng: np.random.Generator, width: int, height: int) -> np.ndarray:
+    """A printed sheet: white or cream paper with lines of text, maybe a frame and a picture."""
+    white = rng.uniform(200, 255)
+    sheet = np.empty((height, width, 3), np.float32)
+    sheet[:] = (white * rng.uniform(0.9, 1.0), white * rng.uniform(0.95, 1.0), white)
+    sheet += 4 * _noise(rng, width, height, 40)[:, :, None]
+    sheet = np.clip(sheet, 0, 255).astype(np.uint8)
+    ink = tuple(int(c) for c in rng.uniform(0, 90, size=3))
+    margin = int(rng.uniform(0.05, 0.12) * min(width, height))
+    if rng.random() < 0.3:  # a certificate's frame
+        cv2.rectangle(sheet, (margin // 2, margin // 2), (width - margin // 2, height - margin // 2), ink, int(rng.integers(1, 5)))
+    if rng.random() < 0.45:  # a picture or a coloured block
+        x0, y0 = int(rng.uniform(margin, width * 0.6)), int(rng.uniform(margin, height * 0.6))
+        x1, y1 = min(width - margin, x0 + int(rng.uniform(0.2, 0.6) * width)), min(height - margin, y0 + int(rng.uniform(0.15, 0.5) * height))
+        if x1 - x0 > 4 and y1 - y0 > 4:
+            sheet[y0:y1, x0:x1] = procedural_background(rng, x1 - x0, y1 - y0)
+    line_height = rng.uniform(0.01, 0.035) * height + 2
+    y = margin + line_height
+    while y < height - margin:
+        if rng.random() < 0.85:
+            x = margin
+            end = width - margin - rng.uniform(0, 0.4) * width
+            while x < end:
+                word = rng.uniform(1.5, 7) * line_height * 0.6
+                cv2.rectangle(sheet, (int(x), int(y - line_height * 0.4)), (int(min(x + word, end)), int(y)), ink, -1)
+                x += word + line_height * 0.4
+        y += line_height * rng.uniform(1.4, 2.2)
+    return cv2.GaussianBlur(sheet, (0, 0), 0.6)
+
+
+def _lay_flat(image: np.ndarray, rng: np.random.Generator, picture: np.ndarray, alpha: np.ndarray, center: tuple[float, float], angle: float,
+              shadow: float) -> None:
+    matrix = _similarity(angle, 1.0, center) @ np.array([[1, 0, -picture.shape[1] / 2], [0, 1, -picture.shape[0] / 2], [0, 0, 1]])
+    _composite(image, picture, alpha, matrix, shadow=shadow, shadow_blur=rng.uniform(1.5, 6), shadow_offset=tuple(int(v) for v in rng.normal(0, 4, size=2)))
+
+
+def _documents(rng: np.random.Generator, image: np.ndarray) -> None:
+    """Sheets of paper, letters, book covers lying on the table, some bigger than the picture."""
+    height, width = image.shape[:2]
+    for _ in range(int(rng.integers(1, 4))):
+        side = rng.uniform(0.35, 1.3) * min(width, height)
+        sheet_w, sheet_h = int(side * rng.uniform(0.6, 1.0)), int(side)
+        sheet = _paper_sheet(rng, sheet_w, sheet_h) if rng.random() < 0.8 else procedural_background(rng, sheet_w, sheet_h)
+        _lay_flat(image, rng, sheet, np.full((sheet_h, sheet_w), 255, np.uint8), (rng.uniform(0, width), rng.uniform(0, height)),
+                  rng.uniform(0, 2 * np.pi), shadow=rng.uniform(0.1, 0.4))
+
+
+def _objects(rng: np.random.Generator, image: np.ndarray) -> None:
+    """Desk clutter: bowls, boxes, pens and cloths with a texture of their own and a shadow."""
+    height, width = image.shape[:2]
+    for _ in range(int(rng.integers(1, 5))):
+        side = int(rng.uniform(0.1, 0.45) * min(width, height)) + 8
+        long_side = side if rng.random() < 0.6 else int(side * rng.uniform(1.5, 5))
+        texture = procedural_background(rng, long_side, side)
+        alpha = np.zeros((side, long_side), np.uint8)
+        if rng.random() < 0.5:
+            cv2.ellipse(alpha, (long_side // 2, side // 2), (long_side // 2 - 1, side // 2 - 1), 0, 0, 360, 255, -1, cv2.LINE_AA)
+        else:
+            alpha[:] = 255
+        if rng.random() < 0.5:  # a rim or gloss
+            rim = np.zeros_like(alpha)
+            cv2.ellipse(rim, (long_side // 2, side // 3), (long_side // 3, side // 6), 0, 0, 360, 255, -1)
+            texture = np.clip(texture + cv2.GaussianBlur(rim, (0, 0), side / 10)[:, :, None].astype(np.float32) * rng.uniform(0.2, 0.6), 0, 255).astype(np.uint8)
+        _lay_flat(image, rng, texture, alpha, (rng.uniform(0, width), rng.uniform(0, height)), rng.uniform(0, 2 * np.pi), shadow=rng.uniform(0.3, 0.6))
+
+
+def _pale_table(rng: np.random.Generator, width: int, height: int) -> np.ndarray:
+    """A white or light table, desk or tablecloth: white cards on it have little edge to show."""
+    tone = rng.uniform(175, 250)
+    base = np.array([tone * rng.uniform(0.85, 1.0), tone * rng.uniform(0.92, 1.0), tone], np.float32)
+    field = 6 * _noise(rng, width, height, rng.uniform(20, 120)) + 2 * rng.standard_normal((height, width)).astype(np.float32)
+    return np.clip(base[None, None, :] + field[:, :, None], 0, 255).astype(np.uint8)
+
+
+def _sunlight(rng: np.random.Generator, image: np.ndarray) -> np.ndarray:
+    """Hard sun through a window: sharp-edged shadows (a frame, a plant, a person), the lit part
+    overexposed and warm, so a white card in it washes out and one in the shadow goes dark."""
+    height, width = image.shape[:2]
+    picture = image.astype(np.float32)
+    lit = np.ones((height, width), np.float32)
+    for _ in range(int(rng.integers(1, 4))):
+        points = np.array([rng.uniform(0, width), rng.uniform(0, height)]) + rng.uniform(-0.7, 0.7, size=(int(rng.integers(3, 8)), 2)) * np.array([width, height])
+        cv2.fillPoly(lit, [points.astype(np.int32)], 0.0)
+    lit = cv2.GaussianBlur(lit, (0, 0), rng.uniform(0.7, 4))
+    dark = rng.uniform(0.3, 0.6)
+    gain = rng.uniform(1.1, 1.6)
+    warm = np.array([rng.uniform(0.8, 0.95), rng.uniform(0.92, 1.0), rng.uniform(1.0, 1.1)], np.float32)
+    picture = picture * (dark + (gain * warm[None, None, :] - dark) * lit[:, :, None])
+    return np.clip(picture, 0, 255).astype(np.uint8)
+
+
 # ------------------------------------------------------------------------------------------ layout
 def _similarity(angle: float, scale: float, center: tuple[float, float]) -> np.ndarray:
     """mm (card frame, origin at the card's centre) -> plane px."""
@@ -350,6 +451,13 @@ def render_scene(seed: int, size: tuple[int, int] | None = None, designs: tuple[
     designs = designs or faces.DESIGNS
     width, height = size or SIZES[int(rng.integers(len(SIZES)))]
     image = _background(rng, width, height)
+    room = np.random.default_rng(seed + 11_000_000)  # real-room conditions, drawn apart from the cards
+    if room.random() < PALE_TABLE_CHANCE:
+        image = _pale_table(room, width, height)
+    if room.random() < DOCUMENT_CHANCE:
+        _documents(room, image)
+    if room.random() < OBJECT_CHANCE:
+        _objects(room, image)
     ids = np.full((height, width), -2, np.int16)  # -2 table, -1 occluder, k card k
     view = _perspective(rng, width, height)
     placements = _layout(rng, width, height)
@@ -381,6 +489,8 @@ def render_scene(seed: int, size: tuple[int, int] | None = None, designs: tuple[
         _hand(rng, image, ids, card_height)
     for _ in range(rng.poisson(0.3)):
         _draw_distractor(rng, image)
+    if room.random() < SUN_CHANCE:
+        image = _sunlight(room, image)
     image = _jpeg(rng, _light_and_camera(rng, image))
     cards, backs = [], []
     for number, (card, quad, card_design, mm_to_image) in enumerate(drawn):

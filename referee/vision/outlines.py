@@ -123,7 +123,8 @@ def card_sized_outlines(image: np.ndarray, px_per_mm: float) -> list[np.ndarray]
         sizes = stats[1:, cv2.CC_STAT_AREA]
         label = 1 + int(np.argmax(sizes))
         if sizes[label - 1] >= 0.3 * card[0] * card[1]:
-            (cx, cy), (w, h), angle = cv2.minAreaRect(cv2.findNonZero((labels == label).astype(np.uint8)))
+            contours, _ = cv2.findContours((labels == label).astype(np.uint8), cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+            (cx, cy), (w, h), angle = cv2.minAreaRect(np.concatenate(contours))  # its outline: the same rectangle as all its pixels, far faster
             size = card if w <= h else card[::-1]
             found.append(cv2.boxPoints(((cx, cy), size, angle)).astype(np.float32))
             if 0.8 <= w * h / (card[0] * card[1]) <= 1.25:

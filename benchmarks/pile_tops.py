@@ -1,0 +1,151 @@
+"""Naming the top card of a pile, as the referee cuts it: `python -m benchmarks.pile_tops [--keep DIR] [--models DIR]`.
+
+Renders games with the synthetic table, replays each through the referee with the renderer's labels
+naming the cards, and keeps every pile view the tracker asked to be named (the sharp top-down cut
+around a spit pile or a stock slot at the moment it settled) with the true card lying there. Then
+the recognition models read each view (`read_top_card`, as the referee calls it), and the readings
+are scored against the truth:
+
+- right: the card named is the true card (a rank-only reading `K?` of a king counts as right rank);
+- wrong: a card named that is not the true one (the referee would rule on a wrong card);
+- unnamed: nothing named where a card lies (the referee waits for a better view);
+- empty views (no card, or a face-down one) named as a card count as wrong too;
+- wrong_suit_only: wrong readings with the right rank (the rules judge a play by its rank alone).
+
+Split by kind (aces and pip cards, court cards) and by deck design; and the median time of one read.
+Views come from games the models never trained on; two of them use the deck designs the face
+classifier holds out (`hershey`, `svg:dondorf`), to show what a deck the models never saw costs.
+Results go to stdout and to benchmarks/results/pile_tops.json.
+"""
+
+from __future__ import annotations
+
+import argparse
+import collections
+import json
+import pathlib
+import pickle
+import statistics
+import sys
+import tempfile
+import time
+
+#: (seed, fps, seconds, deck design or None for the seed's own): the referee's development games
+#: (their cards were never trained on) and two games in the held-out deck designs.
+GAMES = [(11, 30, 30.0, None), (14, 60, 8.0, None), (4, 30, 50.0, None), (10, 30, 50.0, None), (7, 60, 30.0, None),
+         (21, 30, 40.0, None), (44, 30, 24.0, "hershey"), (45, 30, 24.0, "svg:dondorf")]
+QUICK = [(14, 60, 6.0, None)]
+#: The referee's pile views are resampled to this scale (referee.piles.table_view).
+VIEW_PX_PER_MM = 3.0
+COURT = ("J", "Q", "K")
+
+
+def harvest(folder: pathlib.Path, seed: int, fps: int, seconds: float, design: str | None) -> list[tuple[int, object, str | None]]:
+    """(frame, view, true card or None) for every pile view the referee asked to be named in one game;
+    rendered and harvested once, then read from `folder`."""
+    cached = folder / "pile_views.pkl"
+    if cached.exists():
+        with open(cached, "rb") as handle:
+            return pickle.load(handle)
+    from referee.pipeline.calibration_input import load_calibration
+    from referee.pipeline.label_namer import LabelNamer
+    from referee.pipeline.run import replay
+    from referee.sim.game import simulate_game
+    from referee.synth.render import render_game
+
+    class Recording(LabelNamer):
+        def __init__(self, *args, **kwargs):
+            super().__init__(*args, **kwargs)
+            self.views = []
+
+        def name_top_card_in(self, frame, rect, image):
+            card, confidence = super().name_top_card_in(frame, rect, image)
+            self.views.append((frame, image.copy(), None if card is None else str(card)))
+            return card, confidence
+
+    folder.mkdir(parents=True, exist_ok=True)
+    if not (folder / "render.json").exists():
+        drawn = render_game(simulate_game(seed), folder, fps=fps, size="720p", seconds=seconds, seed=seed, design=design).design
+        (folder / "render.json").write_text(json.dumps({"design": drawn}))
+    namer = Recording(folder / "labels.jsonl", load_calibration(folder / "corners.json", image_size=(1280, 720)))
+    replay(folder / "video.mp4", folder / "corners.json", folder / "events.jsonl", namer=namer)
+    with open(cached, "wb") as handle:
+        pickle.dump(namer.views, handle)
+    return namer.views
+
+
+def score(recogniser, views: list[tuple[int, object, str | None]]) -> tuple[collections.Counter, list[float]]:
+    counts: collections.Counter = collections.Counter()
+    seconds = []
+    for _, view, truth in views:
+        started = time.perf_counter()
+        reading = recogniser.read_top_card(view, px_per_mm=VIEW_PX_PER_MM)
+        seconds.append(time.perf_counter() - started)
+        named = None if reading.card is None else str(reading.card)
+        kind = "empty" if truth is None else ("court" if truth[:-1] in COURT else "pip")
+        counts[kind, "views"] += 1
+        if truth is None:
+            counts[kind, "wrong"] += named is not None
+        elif named is None:
+            counts[kind, "unnamed"] += 1
+        elif named == truth or (named.endswith("?") and named[:-1] == truth[:-1]):
+            counts[kind, "right"] += 1
+            counts[kind, "rank_only"] += named.endswith("?")
+        else:
+            counts[kind, "wrong"] += 1
+            counts[kind, "wrong_suit_only"] += named[:-1] == truth[:-1]
+    return counts, seconds
+
+
+def _shares(counts: collections.Counter, kinds: tuple[str, ...]) -> dict:
+    views = sum(counts[kind, "views"] for kind in kinds)
+    named_cards = sum(counts[kind, "views"] for kind in kinds if kind != "empty")
+    result = {"views": views, "views_with_a_card": named_cards}
+    if named_cards:
+        for outcome in ("right", "unnamed", "rank_only", "wrong_suit_only"):
+            result[outcome] = round(sum(counts[kind, outcome] for kind in kinds) / named_cards, 4)
+    result["wrong"] = round(sum(counts[kind, "wrong"] for kind in kinds) / max(views, 1), 4)
+    return result
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--models", type=pathlib.Path, default=None, help="folder of the ONNX models (default: the shipped ones)")
+    parser.add_argument("--keep", type=pathlib.Path, default=None, help="keep the rendered games and their pile views here (reused when run again)")
+    parser.add_argument("--quick", action="store_true", help="one short game")
+    parser.add_argument("--out", type=pathlib.Path, default=pathlib.Path(__file__).resolve().parent / "results" / "pile_tops.json")
+    args = parser.parse_args(argv)
+
+    from referee.vision import load_recogniser
+
+    recogniser = load_recogniser(args.models)
+    root = args.keep or pathlib.Path(tempfile.mkdtemp(prefix="pile-tops-"))
+    total: collections.Counter = collections.Counter()
+    by_design: dict[str, collections.Counter] = collections.defaultdict(collections.Counter)
+    seconds: list[float] = []
+    for seed, fps, length, design in (QUICK if args.quick else GAMES):
+        folder = root / f"g{seed}_{fps}{'_' + design.replace(':', '_') if design else ''}"
+        views = harvest(folder, seed, fps, length, design)
+        counts, times = score(recogniser, views)
+        name = json.loads((folder / "render.json").read_text()).get("design", "?")
+        total.update(counts)
+        by_design[name].update(counts)
+        seconds.extend(times)
+        print(f"game {seed} ({fps} fps, {name}): {_shares(counts, ('pip', 'court', 'empty'))}", file=sys.stderr, flush=True)
+    result = {
+        "all": _shares(total, ("pip", "court", "empty")),
+        "aces_and_pips": _shares(total, ("pip",)),
+        "court_cards": _shares(total, ("court",)),
+        "empty_or_face_down": _shares(total, ("empty",)),
+        "by_design": {name: _shares(counts, ("pip", "court", "empty")) for name, counts in sorted(by_design.items())},
+        "median_read_ms": round(1000 * statistics.median(seconds), 1) if seconds else None,
+        "games": root.as_posix() if args.keep else "temporary",
+    }
+    print(json.dumps(result, indent=2))
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    args.out.write_text(json.dumps(result, indent=2) + "\n")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

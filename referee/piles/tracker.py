@@ -26,6 +26,7 @@ from referee.piles.bare_table import BareStrips
 from referee.piles.both_piles import HeldPiles
 from referee.piles.covered import CoveredCards
 from referee.piles.hands import PLAYERS, HandTracker
+from referee.piles.layout_fit import fit_layout
 from referee.piles.owners import joint_owners, one_per_hand, who_laid_top
 from referee.piles.places import APPROACH_MARGIN_MM, PlaceChange, PlaceTracker, Visit
 from referee.piles.quiet import QuietTable
@@ -54,6 +55,8 @@ START_WAIT_SECONDS = 1.0
 #: Times a pile whose new top could not be named is read again (each a few frames later) before the
 #: card is left to be named by the stock it came from.
 READ_RETRIES = 3
+#: Frames between tries at fitting the layout while hands are over places that would move.
+FIT_EVERY = 5
 #: the two spit piles, left (0) and right (1)
 SPIT_PILES = (Place("spit_pile", 0), Place("spit_pile", 1))
 
@@ -63,20 +66,17 @@ class TableTracker:
         self.view = view
         self.namer = namer
         self.period = 1.0 / fps
-        self.layout = layout or TableLayout(width=view.area_mm[0], height=view.area_mm[1])
         width, height = view.size
         self.shape = (height, width)
         self.places: dict[Place, PlaceTracker] = {}
         self.spots: dict[Place, RectMM] = {}
-        for place, (zone, card) in all_places(self.layout).items():
-            margin = APPROACH_MARGIN_MM if place.kind == "spit_pile" else STOCK_MARGIN_MM
-            self.places[place] = PlaceTracker(place.key, zone, view.px_per_mm, self.shape, nominal_card=card, margin=margin)
-            self.spots[place] = card
+        self._lay_out(layout or TableLayout(width=view.area_mm[0], height=view.area_mm[1]))
         self.readings: dict[Place, Reading] = {place: Reading(None) for place in self.places}
         self.background: BackgroundModel | None = None
         self.hands = HandTracker(self.shape)
         self.table_colour = TableColour()
-        self.bare_strips = BareStrips(self.layout, view.px_per_mm, self.shape)
+        self.last_cardlike: np.ndarray | None = None
+        self._rows_to_fit = self._piles_to_fit = False  # layout_fit still to do: when the hands are off the places
         self.started = False     # the opening layout has been read
         self.cleared = False     # between rounds: the table is bare
         self._layout_pending = False
@@ -88,6 +88,44 @@ class TableTracker:
         self.quiet = QuietTable()
         self._retries: dict[Place, tuple[list[Visit], int, str | None]] = {}  # new tops not read yet: visits, tries, owner
         self.held = HeldPiles()   # settled spit piles waiting for the other to settle
+
+    def _lay_out(self, layout: TableLayout) -> set[Place]:
+        """Watch the places of `layout`; returns the places that moved (new watchers, nothing seen yet)."""
+        self.layout = layout
+        moved = set()
+        for place, (zone, card) in all_places(layout).items():
+            if place in self.places and self.places[place].rect == zone:
+                continue
+            margin = APPROACH_MARGIN_MM if place.kind == "spit_pile" else STOCK_MARGIN_MM
+            self.places[place] = PlaceTracker(place.key, zone, self.view.px_per_mm, self.shape, nominal_card=card, margin=margin)
+            self.spots[place] = card
+            moved.add(place)
+        self.bare_strips = BareStrips(layout, self.view.px_per_mm, self.shape)
+        return moved
+
+    def _fit_layout(self, frame: Frame, *, rows: bool = True, piles: bool) -> bool:
+        """Move the watched places onto the stock rows (`rows`) and the spit piles (`piles`) the table
+        shows now (layout_fit), unless a hand is over a place that would move; False then. Moved places
+        start settled on what lies there now; the bare table's colour is learned again from strips clear
+        of the new rows."""
+        if self.last_view is None or self.last_cardlike is None:
+            return False
+        fitted = fit_layout(self.last_view, self.last_cardlike, self.view.px_per_mm, self.layout)
+        if not piles:
+            fitted = replace(fitted, spit_centres=self.layout.spit_centres)
+        if not rows:
+            fitted = replace(fitted, rows=self.layout.rows)
+        if fitted == self.layout:
+            return True
+        zones = all_places(fitted)
+        if any(self.places[place].visits or self._busy(place) for place, (zone, _) in zones.items() if self.places[place].rect != zone):
+            return False  # a hand is over a place that would move: the layout is fitted again next time
+        for place in self._lay_out(fitted):
+            tracker = self.places[place]
+            change = tracker._settle(tracker.crop(self.last_view), frame.index, frame.t, self.last_cardlike[tracker.rows, tracker.cols])
+            tracker.set_footprint(change.footprint)
+        self.table_colour.learn(self.bare_strips.cut(self.last_view))
+        return True
 
     def pending_touch(self) -> float | None:
         times = [tracker.pending_touch() for place, tracker in self.places.items() if place.kind == "spit_pile"]
@@ -109,7 +147,7 @@ class TableTracker:
         masks = self.hands.split(foreground)
         cardlike = card_coloured(view)
         carried = {player: cv2.bitwise_and(mask, cardlike) for player, mask in masks.owned.items()}
-        self.last_masks, self.last_view = masks, view
+        self.last_masks, self.last_view, self.last_cardlike = masks, view, cardlike
         sightings: list[Sighting] = []
         changes: list[tuple[Place, PlaceChange]] = []
         for place, tracker in self.places.items():
@@ -145,6 +183,11 @@ class TableTracker:
         for place, change in changes:
             sightings.extend(self._interpret(place, change, frame, owners.get(place)))
         sightings.extend(self._name_covered(frame.t))
+        if self._rows_to_fit and frame.index % FIT_EVERY == 0:  # a hand was over a stock row when the layout was read
+            self._rows_to_fit = not self._fit_layout(frame, piles=False)
+        if self._piles_to_fit and frame.index % FIT_EVERY == 0 and all(self.readings[pile].card is not None and not self._busy(pile) and pile not in self.held
+                                      for pile in SPIT_PILES):
+            self._piles_to_fit = not self._fit_layout(frame, rows=False, piles=True)
         sightings.extend(self._table_state(frame))
         sightings.extend(self._quiet_table(frame))
         return sightings
@@ -194,6 +237,9 @@ class TableTracker:
         """Reads every place now; `piles_before`: keep the spit piles as they were (a layout read just
         as the opening spit lands, which must come before it)."""
         self._layout_pending = False
+        if not piles_before:
+            self._rows_to_fit = not self._fit_layout(frame, piles=first)
+            self._piles_to_fit = True  # where the spit piles lie is known once both have a card
         for place in self.places:
             if not (piles_before and place.kind == "spit_pile"):
                 self.readings[place] = self._read(place, frame.image)

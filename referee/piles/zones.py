@@ -35,11 +35,18 @@ class Place:
 
 
 def spit_pile_zone(layout: TableLayout, pile: int) -> RectMM:
+    """Around the pile, split from the other pile's zone halfway between them, and kept off the stock
+    rows' zones."""
     x, y = layout.spit_pile_centre(pile)
     half_x, half_y = SPIT_ZONE_HALF
+    split = layout.spit_split_x()
+    low = max(y - half_y, layout.row("A").inset + STOCK_ZONE_HALF[1] + 1)
+    high = min(y + half_y, layout.height - layout.row("B").inset - STOCK_ZONE_HALF[1] - 1)
+    if high - low < CARD_HEIGHT_MM:  # stock rows laid close to the piles: the piles keep a card's height
+        low, high = y - CARD_HEIGHT_MM / 2, y + CARD_HEIGHT_MM / 2
     if pile == 0:
-        return RectMM(x - half_x, y - half_y, min(x + half_x, layout.width / 2 - 1), y + half_y)
-    return RectMM(max(x - half_x, layout.width / 2 + 1), y - half_y, x + half_x, y + half_y)
+        return RectMM(x - half_x, low, min(x + half_x, split - 1), high)
+    return RectMM(max(x - half_x, split + 1), low, x + half_x, high)
 
 
 def stock_zone(layout: TableLayout, player: str, index: int) -> RectMM:
@@ -47,7 +54,7 @@ def stock_zone(layout: TableLayout, player: str, index: int) -> RectMM:
         centre = layout.spare_slot_centre(player)
     else:
         centre = layout.stock_centre(player, index)
-    half_x = min(STOCK_ZONE_HALF[0], layout.stock_pitch / 2 - 1)
+    half_x = min(STOCK_ZONE_HALF[0], layout.row(player).pitch / 2 - 1)
     return RectMM.around(centre, 2 * half_x, 2 * STOCK_ZONE_HALF[1])
 
 

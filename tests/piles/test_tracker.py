@@ -204,3 +204,24 @@ def test_a_stock_read_as_face_down_is_read_again_when_the_table_goes_quiet():
     assert [(s.player, s.slot, str(s.previous), str(s.reading), s.visited) for s in seen] == [("A", 3, "back", "JH", False)]
     quiet = next(s for s in sightings if isinstance(s, TableQuiet))
     assert seen[0].t == quiet.t and sightings.index(seen[0]) < sightings.index(quiet)
+
+
+def test_places_follow_the_cards_where_the_players_laid_them_out():
+    """Rows laid wide and deep, spit piles far apart: the tracker watches where the cards are, so the
+    layout is read into the right slots and a play from an outer stock is found."""
+    laid = TableLayout(stock_pitch=112, stock_row_inset=175, spit_offset=125)
+    table = DrawnTable()
+    table.lay(Card.parse("5H"), laid.spit_pile_centre(0))
+    table.lay(Card.parse("9C"), laid.spit_pile_centre(1))
+    for slot, card in enumerate(("6S", "KD", "2C", "JH", "8D")):
+        table.lay(Card.parse(card), laid.stock_centre("A", slot))
+    for slot, card in enumerate(("4S", "QD", "3C", "10H", "7C")):
+        table.lay(Card.parse(card), laid.stock_centre("B", slot))
+    table.play("B", Card.parse("10H"), laid.stock_centre("B", 3), laid.spit_pile_centre(1), t_touch=1.6)
+    sightings = run(table, 2.6)
+    layout = next(s for s in sightings if isinstance(s, LayoutRead))
+    assert [str(reading) for reading in layout.stocks["A"][:5]] == ["6S", "KD", "2C", "JH", "8D"]
+    assert [str(reading) for reading in layout.stocks["B"][:5]] == ["4S", "QD", "3C", "10H", "7C"]
+    arrivals = [s for s in sightings if isinstance(s, Arrival)]
+    assert [(a.player, a.pile, str(a.card)) for a in arrivals] == [("B", 1, "10H")]
+    assert abs(arrivals[0].t - 1.6) < 0.5 / FPS

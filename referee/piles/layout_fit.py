@@ -1,0 +1,167 @@
+"""Where the players laid their cards: the table layout fitted to what the first view shows.
+
+Players lay their stock rows where they like: nearer their edge or farther, the piles closer together
+or wider apart, a little off to one side; and the spit piles land where they land. The tracker watches
+the places of a `TableLayout`; this finds, in a top-down view, the card-sized things lying in a row in
+front of each player and the piles between the rows, and moves the layout's places onto them. What it
+cannot see well enough (a row of fewer than MIN_ROW_CARDS cards, no spit piles yet) stays where the
+layout already had it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import NamedTuple
+
+import cv2
+import numpy as np
+
+from referee.piles.reading import TableColour
+from referee.table.layout import CARD_HEIGHT_MM, CARD_WIDTH_MM, MARKER_SIDE_MM, StockRow, TableLayout
+
+CARD_AREA_MM2 = CARD_WIDTH_MM * CARD_HEIGHT_MM
+#: A blob is a card (or a pile) when its area is within these multiples of one card's.
+CARD_AREA_RANGE = (0.35, 2.6)
+#: Longest side (mm) of a card blob's bounding box: a card turned 45 degrees, a pile a little spread.
+MAX_BLOB_SIDE = 150.0
+#: Stock piles of one row lie within this many mm of the row's line.
+ROW_SPREAD = 30.0
+#: Fewest stock piles seen in a row for the row to be fitted (else it keeps the layout's row).
+MIN_ROW_CARDS = 3
+#: Fewest stock piles matched for a row's pitch and shift to be fitted (else only its depth is).
+MIN_PITCH_CARDS = 5
+#: ... and only when that row explains at least this many more of them than the layout's own row.
+BETTER_BY = 1.5
+#: Pitches (mm, centre to centre) a fitted row may have: from cards nearly touching to wide apart.
+PITCH_RANGE = (66.0, 140.0)
+#: A stock pile within this many mm of where the row puts one counts as lying there.
+MATCH_MM = 25.0
+#: A row or pile is moved only when found this many mm from where the layout has it: players lay cards
+#: a little off their spots, and the zones allow for that.
+MOVE_MM = 15.0
+#: Spit piles lie within this many mm of the table's middle line (y = H/2).
+SPIT_BAND = 90.0
+#: Least share of card paper for a blob to be taken for a face-up spit pile.
+SPIT_PAPER = 0.5
+#: A pixel is taken for something on the table when its colour is less than this share as typical of
+#: the view as the view's own pixels: stricter than telling a spot bare, since the table's own light
+#: (a lamp's bright spot) must not join neighbouring cards into one blob.
+UNLIKE_SHARE = 0.02
+#: Share of the view pale enough to be card paper above which the table itself is pale: the cards
+#: are then found by their print alone.
+PALE_TABLE_SHARE = 0.4
+
+
+class CardSeen(NamedTuple):
+    """A card-sized thing lying on the table: its centre (table mm) and the share of it that is card paper."""
+
+    x: float
+    y: float
+    paper: float
+
+
+def card_centres(view: np.ndarray, cardlike: np.ndarray, px_per_mm: float) -> list[CardSeen]:
+    """Centres (table mm) of card-sized things lying in a top-down view: face-up cards (pale paper, or
+    print unlike the table), backs and piles. Arms reaching off the view and the corner markers are left out."""
+    table = TableColour()
+    table.learn([view])  # the table is most of the view; cards, backs and hands are the rare colours
+    mask = table.unlike(view, UNLIKE_SHARE)
+    if float(np.count_nonzero(cardlike)) < PALE_TABLE_SHARE * cardlike.size:
+        mask |= cardlike.astype(bool)
+    close = max(3, int(round(4 * px_per_mm)) | 1)  # joins a card's print, not cards laid a few mm apart
+    mask = cv2.morphologyEx(mask.astype(np.uint8), cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (close, close)))
+    mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+    count, labels, stats, centroids = cv2.connectedComponentsWithStats(mask, connectivity=8)
+    height, width = mask.shape
+    area_mm = (width / px_per_mm, height / px_per_mm)
+    found = []
+    for label in range(1, count):
+        x, y, w, h, area = stats[label]
+        if x == 0 or y == 0 or x + w >= width or y + h >= height:
+            continue  # reaches off the view: an arm, or something beyond the play area
+        area2 = area / px_per_mm ** 2
+        if not CARD_AREA_RANGE[0] * CARD_AREA_MM2 <= area2 <= CARD_AREA_RANGE[1] * CARD_AREA_MM2:
+            continue
+        if max(w, h) / px_per_mm > MAX_BLOB_SIDE:
+            continue
+        cx, cy = (float(v) / px_per_mm for v in centroids[label])
+        near_x = min(cx, area_mm[0] - cx) < MARKER_SIDE_MM + 40
+        near_y = min(cy, area_mm[1] - cy) < MARKER_SIDE_MM + 40
+        if near_x and near_y:
+            continue  # a corner marker
+        found.append(CardSeen(cx, cy, float(cardlike[labels == label].astype(bool).mean())))
+    return found
+
+
+def fit_row(centres: list[CardSeen], player: str, layout: TableLayout) -> StockRow | None:
+    """The stock row in front of `player` that the centres show, or None when fewer than MIN_ROW_CARDS
+    lie in a row there. Five piles at a common pitch; ties go to the row nearest the layout's."""
+    nominal = layout.row(player)
+    depth = [(c.x, c.y if player == "A" else layout.height - c.y) for c in centres]
+    depth = [(x, d) for x, d in depth if 25.0 <= d <= layout.height / 2 - SPIT_BAND / 2]
+    if len(depth) < MIN_ROW_CARDS:
+        return None
+    depths = np.array([d for _, d in depth])
+    support = [(int(np.sum(np.abs(depths - d) <= ROW_SPREAD)), -abs(d - nominal.inset), d) for d in depths]
+    best = max(support)
+    if best[0] < MIN_ROW_CARDS:
+        return None
+    members = np.array([x for x, d in depth if abs(d - best[2]) <= ROW_SPREAD])
+    inset = float(np.median([d for _, d in depth if abs(d - best[2]) <= ROW_SPREAD]))
+    sign = 1.0 if player == "A" else -1.0
+    pitches = np.arange(PITCH_RANGE[0], PITCH_RANGE[1] + 0.5, 1.0)
+    shifts = np.arange(-layout.width / 2, layout.width / 2 + 0.5, 2.0)
+    slots = np.arange(-2, 3, dtype=np.float64)
+    # predicted x of each slot for every (pitch, shift): (P, S, 5)
+    predicted = layout.width / 2 + shifts[None, :, None] + sign * slots[None, None, :] * pitches[:, None, None]
+    distance = np.abs(members[None, None, None, :] - predicted[..., None]).min(axis=2)  # (P, S, members)
+    score = np.clip(1.0 - distance / MATCH_MM, 0.0, None).sum(axis=2)
+    inside = (predicted.min(axis=2) >= CARD_WIDTH_MM / 2) & (predicted.max(axis=2) <= layout.width - CARD_WIDTH_MM / 2)
+    score[~inside] = -1.0
+    best = float(score.max())
+    expected = layout.width / 2 + nominal.shift + sign * slots * nominal.pitch
+    as_laid = float(np.clip(1.0 - np.abs(members[:, None] - expected[None, :]).min(axis=1) / MATCH_MM, 0.0, None).sum())
+    if best < MIN_PITCH_CARDS - 1.0 or best - as_laid < BETTER_BY:
+        # too few piles to tell a pitch, or the layout's own row explains them nearly as well (a hand, a
+        # card in flight or the spit cards lying by the row must not move it): only the depth is fitted
+        return StockRow(nominal.pitch, inset, nominal.shift)
+    # a few piles fit several rows (three piles 82 apart also fit 164 apart with gaps): of the rows that
+    # explain them about as well as the best, the one nearest the layout's own
+    near = np.abs(pitches[:, None] - nominal.pitch) / 10.0 + np.abs(shifts[None, :] - nominal.shift) / 20.0
+    near[score < best - 0.3] = np.inf
+    p, s = np.unravel_index(int(np.argmin(near)), near.shape)
+    return StockRow(float(pitches[p]), inset, float(shifts[s]))
+
+
+def fit_spit_piles(centres: list[CardSeen], layout: TableLayout) -> tuple:
+    """The spit piles' centres when a face-up pile lies in the middle band on each side of the centre
+    line (pile 0 the one with the smaller x); else the layout's. Both must be seen: one alone may be a
+    card in passing."""
+    middle = [c for c in centres if abs(c.y - layout.height / 2) <= SPIT_BAND and c.paper >= SPIT_PAPER]
+    sides = ([c for c in middle if c.x < layout.width / 2], [c for c in middle if c.x >= layout.width / 2])
+    if not all(sides):
+        return layout.spit_centres
+    return tuple((float(c.x), float(c.y)) for c in
+                 (min(side, key=lambda c: abs(c.x - layout.spit_pile_centre(pile)[0])) for pile, side in enumerate(sides)))
+
+
+def fit_layout(view: np.ndarray, cardlike: np.ndarray, px_per_mm: float, layout: TableLayout) -> TableLayout:
+    """`layout` with its stock rows and spit piles moved to where the view shows them."""
+    centres = card_centres(view, cardlike, px_per_mm)
+    rows = []
+    for number, player in enumerate(("A", "B")):
+        row, before = fit_row(centres, player, layout), layout.row(player)
+        moved = row is not None and (abs(row.inset - before.inset) > MOVE_MM or abs(row.pitch - before.pitch) > 2 or abs(row.shift - before.shift) > MOVE_MM)
+        rows.append(row if moved else layout.rows[number])
+    fitted = replace(layout, rows=tuple(rows))
+    in_rows = {c for c in centres for player in ("A", "B") if _in_row(c, fitted, player)}
+    piles = fit_spit_piles([c for c in centres if c not in in_rows], fitted)
+    piles = tuple(new if new is not None and np.hypot(*np.subtract(new, fitted.spit_pile_centre(pile))) > MOVE_MM else layout.spit_centres[pile]
+                  for pile, new in enumerate(piles))
+    return replace(fitted, spit_centres=piles)
+
+
+def _in_row(centre: CardSeen, layout: TableLayout, player: str) -> bool:
+    row = layout.row(player)
+    depth = centre.y if player == "A" else layout.height - centre.y
+    return abs(depth - row.inset) <= ROW_SPREAD

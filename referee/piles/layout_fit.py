@@ -16,7 +16,6 @@ from typing import NamedTuple
 import cv2
 import numpy as np
 
-from referee.piles.reading import TableColour
 from referee.table.layout import CARD_HEIGHT_MM, CARD_WIDTH_MM, MARKER_SIDE_MM, StockRow, TableLayout
 
 CARD_AREA_MM2 = CARD_WIDTH_MM * CARD_HEIGHT_MM
@@ -43,13 +42,11 @@ MOVE_MM = 15.0
 SPIT_BAND = 90.0
 #: Least share of card paper for a blob to be taken for a face-up spit pile.
 SPIT_PAPER = 0.5
-#: A pixel is taken for something on the table when its colour is less than this share as typical of
-#: the view as the view's own pixels: stricter than telling a spot bare, since the table's own light
-#: (a lamp's bright spot) must not join neighbouring cards into one blob.
-UNLIKE_SHARE = 0.02
-#: Share of the view pale enough to be card paper above which the table itself is pale: the cards
-#: are then found by their print alone.
-PALE_TABLE_SHARE = 0.4
+#: The table's own look at a point is the median over a square this wide (mm): much wider than a card,
+#: so a row of cards does not pass for table, narrow enough to follow a lamp's light across it.
+TABLE_SPAN_MM = 240.0
+#: A pixel differing from the table around it by more than this (0-255, any channel) lies on it.
+CONTRAST = 25
 
 
 class CardSeen(NamedTuple):
@@ -61,13 +58,13 @@ class CardSeen(NamedTuple):
 
 
 def card_centres(view: np.ndarray, cardlike: np.ndarray, px_per_mm: float) -> list[CardSeen]:
-    """Centres (table mm) of card-sized things lying in a top-down view: face-up cards (pale paper, or
-    print unlike the table), backs and piles. Arms reaching off the view and the corner markers are left out."""
-    table = TableColour()
-    table.learn([view])  # the table is most of the view; cards, backs and hands are the rare colours
-    mask = table.unlike(view, UNLIKE_SHARE)
-    if float(np.count_nonzero(cardlike)) < PALE_TABLE_SHARE * cardlike.size:
-        mask |= cardlike.astype(bool)
+    """Centres (table mm) of card-sized things lying in a top-down view: cards face up or down and piles,
+    found by how they stand out from the table around them (its colour smoothed over a span much wider
+    than a card, so a lamp's bright spot or a pale table is still table). Arms reaching off the view
+    and the corner markers are left out. `cardlike`: the view's card-paper mask (how much of each is paper)."""
+    span = int(round(TABLE_SPAN_MM * px_per_mm)) | 1
+    table = cv2.medianBlur(view, min(span, 255))
+    mask = cv2.absdiff(view, table).max(axis=2) > CONTRAST
     close = max(3, int(round(4 * px_per_mm)) | 1)  # joins a card's print, not cards laid a few mm apart
     mask = cv2.morphologyEx(mask.astype(np.uint8), cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (close, close)))
     mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
@@ -134,15 +131,13 @@ def fit_row(centres: list[CardSeen], player: str, layout: TableLayout) -> StockR
 
 
 def fit_spit_piles(centres: list[CardSeen], layout: TableLayout) -> tuple:
-    """The spit piles' centres when a face-up pile lies in the middle band on each side of the centre
-    line (pile 0 the one with the smaller x); else the layout's. Both must be seen: one alone may be a
-    card in passing."""
+    """The spit piles' centres: on each side of the centre line (pile 0 the one with the smaller x), the
+    face-up pile in the middle band nearest the layout's; the layout's own where none lies there."""
     middle = [c for c in centres if abs(c.y - layout.height / 2) <= SPIT_BAND and c.paper >= SPIT_PAPER]
     sides = ([c for c in middle if c.x < layout.width / 2], [c for c in middle if c.x >= layout.width / 2])
-    if not all(sides):
-        return layout.spit_centres
-    return tuple((float(c.x), float(c.y)) for c in
-                 (min(side, key=lambda c: abs(c.x - layout.spit_pile_centre(pile)[0])) for pile, side in enumerate(sides)))
+    return tuple((float(c.x), float(c.y)) if c is not None else layout.spit_centres[pile] for pile, c in
+                 enumerate(min(side, key=lambda c: abs(c.x - layout.spit_pile_centre(pile)[0])) if side else None
+                           for pile, side in enumerate(sides)))
 
 
 def fit_layout(view: np.ndarray, cardlike: np.ndarray, px_per_mm: float, layout: TableLayout) -> TableLayout:

@@ -76,7 +76,8 @@ class TableTracker:
         self.hands = HandTracker(self.shape)
         self.table_colour = TableColour()
         self.last_cardlike: np.ndarray | None = None
-        self._rows_to_fit = self._piles_to_fit = False  # layout_fit still to do: when the hands are off the places
+        self._rows_to_fit = False  # layout_fit still to do once the hands are off the rows ...
+        self._piles_to_fit: set[int] = set()  # ... and the spit piles still to find, each once it has a card
         self.started = False     # the opening layout has been read
         self.cleared = False     # between rounds: the table is bare
         self._layout_pending = False
@@ -103,7 +104,7 @@ class TableTracker:
         self.bare_strips = BareStrips(layout, self.view.px_per_mm, self.shape)
         return moved
 
-    def _fit_layout(self, frame: Frame, *, rows: bool = True, piles: bool) -> bool:
+    def _fit_layout(self, frame: Frame, *, rows: bool = True, piles: tuple[int, ...] = ()) -> bool:
         """Move the watched places onto the stock rows (`rows`) and the spit piles (`piles`) the table
         shows now (layout_fit), unless a hand is over a place that would move; False then. Moved places
         start settled on what lies there now; the bare table's colour is learned again from strips clear
@@ -111,8 +112,8 @@ class TableTracker:
         if self.last_view is None or self.last_cardlike is None:
             return False
         fitted = fit_layout(self.last_view, self.last_cardlike, self.view.px_per_mm, self.layout)
-        if not piles:
-            fitted = replace(fitted, spit_centres=self.layout.spit_centres)
+        fitted = replace(fitted, spit_centres=tuple(fitted.spit_centres[pile] if pile in piles else self.layout.spit_centres[pile]
+                                                    for pile in (0, 1)))
         if not rows:
             fitted = replace(fitted, rows=self.layout.rows)
         if fitted == self.layout:
@@ -183,11 +184,16 @@ class TableTracker:
         for place, change in changes:
             sightings.extend(self._interpret(place, change, frame, owners.get(place)))
         sightings.extend(self._name_covered(frame.t))
+        if self.cleared and not self._layout_pending and frame.index % FIT_EVERY == 0:
+            # a bare table: cards laid out away from the places watched would never show there
+            before = self.layout
+            self._layout_pending = self._fit_layout(frame) and self.layout != before
         if self._rows_to_fit and frame.index % FIT_EVERY == 0:  # a hand was over a stock row when the layout was read
-            self._rows_to_fit = not self._fit_layout(frame, piles=False)
-        if self._piles_to_fit and frame.index % FIT_EVERY == 0 and all(self.readings[pile].card is not None and not self._busy(pile) and pile not in self.held
-                                      for pile in SPIT_PILES):
-            self._piles_to_fit = not self._fit_layout(frame, rows=False, piles=True)
+            self._rows_to_fit = not self._fit_layout(frame)
+        ready = tuple(pile.index for pile in SPIT_PILES if pile.index in self._piles_to_fit and self.readings[pile].card is not None
+                      and not self._busy(pile) and pile not in self.held)
+        if ready and frame.index % FIT_EVERY == 0 and self._fit_layout(frame, rows=False, piles=ready):
+            self._piles_to_fit -= set(ready)
         sightings.extend(self._table_state(frame))
         sightings.extend(self._quiet_table(frame))
         return sightings
@@ -238,8 +244,8 @@ class TableTracker:
         as the opening spit lands, which must come before it)."""
         self._layout_pending = False
         if not piles_before:
-            self._rows_to_fit = not self._fit_layout(frame, piles=first)
-            self._piles_to_fit = True  # where the spit piles lie is known once both have a card
+            self._rows_to_fit = not self._fit_layout(frame)
+            self._piles_to_fit = {0, 1}  # a spit pile is found once a card lies on it
         for place in self.places:
             if not (piles_before and place.kind == "spit_pile"):
                 self.readings[place] = self._read(place, frame.image)

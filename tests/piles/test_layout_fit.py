@@ -55,10 +55,19 @@ def test_stock_rows_are_found_where_the_players_laid_them(a_row, b_row):
         assert np.allclose(fitted.spit_pile_centre(pile), truth.spit_pile_centre(pile), atol=6)
 
 
-def test_a_row_of_too_few_cards_keeps_its_place_and_spit_piles_need_both():
+def test_a_row_of_too_few_cards_keeps_its_place_and_no_pile_is_made_up():
     truth = TableLayout(stock_row_inset=170, spit_offset=120)
     fitted = fitted_to(truth, stocks=(1, 3), piles=False)
     assert fitted == NOMINAL
+
+
+def test_a_spit_pile_is_found_on_its_own_side_of_the_middle():
+    table = laid(NOMINAL, piles=False)
+    table.lay(Card.parse("5H"), (255.0, 320.0))  # pile 0 far out; pile 1 not laid yet
+    view = view_of(table)
+    fitted = fit_layout(view, card_coloured(view), 0.5, NOMINAL)
+    assert np.allclose(fitted.spit_pile_centre(0), (255, 320), atol=5)
+    assert fitted.spit_centres[1] is None and fitted.rows == NOMINAL.rows
 
 
 def test_a_row_seen_at_its_depth_but_not_its_pitch_moves_only_in_depth():

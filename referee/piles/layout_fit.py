@@ -151,7 +151,10 @@ def fit_layout(view: np.ndarray, cardlike: np.ndarray, px_per_mm: float, layout:
     fitted = replace(layout, rows=tuple(rows))
     in_rows = {c for c in centres for player in ("A", "B") if _in_row(c, fitted, player)}
     piles = fit_spit_piles([c for c in centres if c not in in_rows], fitted)
-    piles = tuple(new if new is not None and np.hypot(*np.subtract(new, fitted.spit_pile_centre(pile))) > MOVE_MM else layout.spit_centres[pile]
+    # a pile found is marked found (its zone narrows round it): where it lies, or where the layout had it
+    # when that is near enough
+    piles = tuple(layout.spit_centres[pile] if new is None or new == layout.spit_centres[pile] else
+                  new if np.hypot(*np.subtract(new, fitted.spit_pile_centre(pile))) > MOVE_MM else fitted.spit_pile_centre(pile)
                   for pile, new in enumerate(piles))
     return replace(fitted, spit_centres=piles)
 

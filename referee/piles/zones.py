@@ -16,6 +16,9 @@ PLAYERS = ("A", "B")
 #: Half-size of a spit pile's zone across x and along y (mm). Wider zones tolerate messier piles
 #: but also catch hands passing by on their way to the other pile.
 SPIT_ZONE_HALF = (68.0, 78.0)
+#: How far out (mm from its nominal centre) a spit pile's zone reaches until a card has been seen on it:
+#: players spit where they like, and the first card must land inside the zone to be seen at all.
+UNFOUND_SPIT_REACH = 120.0
 #: Half-size of a stock slot's zone (mm). x is capped at half the pitch so neighbours do not overlap.
 STOCK_ZONE_HALF = (40.0, 58.0)
 
@@ -39,14 +42,15 @@ def spit_pile_zone(layout: TableLayout, pile: int) -> RectMM:
     rows' zones."""
     x, y = layout.spit_pile_centre(pile)
     half_x, half_y = SPIT_ZONE_HALF
+    outer = half_x if layout.spit_centres[pile] is not None else UNFOUND_SPIT_REACH
     split = layout.spit_split_x()
     low = max(y - half_y, layout.row("A").inset + STOCK_ZONE_HALF[1] + 1)
     high = min(y + half_y, layout.height - layout.row("B").inset - STOCK_ZONE_HALF[1] - 1)
     if high - low < CARD_HEIGHT_MM:  # stock rows laid close to the piles: the piles keep a card's height
         low, high = y - CARD_HEIGHT_MM / 2, y + CARD_HEIGHT_MM / 2
     if pile == 0:
-        return RectMM(x - half_x, low, min(x + half_x, split - 1), high)
-    return RectMM(max(x - half_x, split + 1), low, x + half_x, high)
+        return RectMM(max(x - outer, 1.0), low, min(x + half_x, split - 1), high)
+    return RectMM(max(x - half_x, split + 1), low, min(x + outer, layout.width - 1), high)
 
 
 def stock_zone(layout: TableLayout, player: str, index: int) -> RectMM:

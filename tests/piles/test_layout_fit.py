@@ -35,8 +35,11 @@ def fitted_to(layout: TableLayout, **kwargs) -> TableLayout:
     return fit_layout(view, card_coloured(view), 0.5, NOMINAL)
 
 
-def test_cards_laid_where_the_layout_expects_them_leave_it_as_it_is():
-    assert fitted_to(NOMINAL) == NOMINAL
+def test_cards_laid_where_the_layout_expects_them_leave_the_rows_and_find_the_piles_there():
+    fitted = fitted_to(NOMINAL)
+    assert fitted.rows == NOMINAL.rows
+    for pile in (0, 1):  # a pile found is kept where it lies (its zone narrows to it)
+        assert np.allclose(fitted.spit_centres[pile], NOMINAL.spit_pile_centre(pile), atol=5)
 
 
 @pytest.mark.parametrize("a_row, b_row", [

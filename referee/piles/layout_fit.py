@@ -1,11 +1,10 @@
-"""Where the players laid their cards: the table layout fitted to what the first view shows.
+"""Where the players laid their stock rows: the table layout fitted to a top-down view of the table.
 
 Players lay their stock rows where they like: nearer their edge or farther, the piles closer together
-or wider apart, a little off to one side; and the spit piles land where they land. The tracker watches
-the places of a `TableLayout`; this finds, in a top-down view, the card-sized things lying in a row in
-front of each player and the piles between the rows, and moves the layout's places onto them. What it
-cannot see well enough (a row of fewer than MIN_ROW_CARDS cards, no spit piles yet) stays where the
-layout already had it.
+or wider apart, a little off to one side. The tracker watches the places of a `TableLayout`; this
+finds, in a top-down view, the card-sized things lying in a row in front of each player and moves the
+layout's stock places onto them. A row of fewer than MIN_ROW_CARDS cards stays where the layout had it.
+(The spit piles are found by the tracker itself, from the first card it sees land on each.)
 """
 
 from __future__ import annotations
@@ -38,10 +37,6 @@ MATCH_MM = 25.0
 #: A row or pile is moved only when found this many mm from where the layout has it: players lay cards
 #: a little off their spots, and the zones allow for that.
 MOVE_MM = 15.0
-#: Spit piles lie within this many mm of the table's middle line (y = H/2).
-SPIT_BAND = 90.0
-#: Least share of card paper for a blob to be taken for a face-up spit pile.
-SPIT_PAPER = 0.5
 #: The table's own look at a point is the median over a square this wide (mm): much wider than a card,
 #: so a row of cards does not pass for table, narrow enough to follow a lamp's light across it.
 TABLE_SPAN_MM = 240.0
@@ -95,7 +90,7 @@ def fit_row(centres: list[CardSeen], player: str, layout: TableLayout) -> StockR
     lie in a row there. Five piles at a common pitch; ties go to the row nearest the layout's."""
     nominal = layout.row(player)
     depth = [(c.x, c.y if player == "A" else layout.height - c.y) for c in centres]
-    depth = [(x, d) for x, d in depth if 25.0 <= d <= layout.height / 2 - SPIT_BAND / 2]
+    depth = [(x, d) for x, d in depth if 25.0 <= d <= layout.height / 2 - 45.0]  # the spit piles lie mid-table
     if len(depth) < MIN_ROW_CARDS:
         return None
     depths = np.array([d for _, d in depth])
@@ -130,36 +125,12 @@ def fit_row(centres: list[CardSeen], player: str, layout: TableLayout) -> StockR
     return StockRow(float(pitches[p]), inset, float(shifts[s]))
 
 
-def fit_spit_piles(centres: list[CardSeen], layout: TableLayout) -> tuple:
-    """The spit piles' centres: on each side of the centre line (pile 0 the one with the smaller x), the
-    face-up pile in the middle band nearest the layout's; the layout's own where none lies there."""
-    middle = [c for c in centres if abs(c.y - layout.height / 2) <= SPIT_BAND and c.paper >= SPIT_PAPER]
-    sides = ([c for c in middle if c.x < layout.width / 2], [c for c in middle if c.x >= layout.width / 2])
-    return tuple((float(c.x), float(c.y)) if c is not None else layout.spit_centres[pile] for pile, c in
-                 enumerate(min(side, key=lambda c: abs(c.x - layout.spit_pile_centre(pile)[0])) if side else None
-                           for pile, side in enumerate(sides)))
-
-
 def fit_layout(view: np.ndarray, cardlike: np.ndarray, px_per_mm: float, layout: TableLayout) -> TableLayout:
-    """`layout` with its stock rows and spit piles moved to where the view shows them."""
+    """`layout` with its stock rows moved to where the view shows them."""
     centres = card_centres(view, cardlike, px_per_mm)
     rows = []
     for number, player in enumerate(("A", "B")):
         row, before = fit_row(centres, player, layout), layout.row(player)
         moved = row is not None and (abs(row.inset - before.inset) > MOVE_MM or abs(row.pitch - before.pitch) > 2 or abs(row.shift - before.shift) > MOVE_MM)
         rows.append(row if moved else layout.rows[number])
-    fitted = replace(layout, rows=tuple(rows))
-    in_rows = {c for c in centres for player in ("A", "B") if _in_row(c, fitted, player)}
-    piles = fit_spit_piles([c for c in centres if c not in in_rows], fitted)
-    # a pile found is marked found (its zone narrows round it): where it lies, or where the layout had it
-    # when that is near enough
-    piles = tuple(layout.spit_centres[pile] if new is None or new == layout.spit_centres[pile] else
-                  new if np.hypot(*np.subtract(new, fitted.spit_pile_centre(pile))) > MOVE_MM else fitted.spit_pile_centre(pile)
-                  for pile, new in enumerate(piles))
-    return replace(fitted, spit_centres=piles)
-
-
-def _in_row(centre: CardSeen, layout: TableLayout, player: str) -> bool:
-    row = layout.row(player)
-    depth = centre.y if player == "A" else layout.height - centre.y
-    return abs(depth - row.inset) <= ROW_SPREAD
+    return replace(layout, rows=tuple(rows))

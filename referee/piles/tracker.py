@@ -26,7 +26,7 @@ from referee.piles.bare_table import BareStrips
 from referee.piles.both_piles import HeldPiles
 from referee.piles.covered import CoveredCards
 from referee.piles.hands import PLAYERS, HandTracker
-from referee.piles.layout_fit import fit_layout
+from referee.piles.layout_fit import MOVE_MM, fit_layout
 from referee.piles.owners import joint_owners, one_per_hand, who_laid_top
 from referee.piles.places import APPROACH_MARGIN_MM, PlaceChange, PlaceTracker, Visit
 from referee.piles.quiet import QuietTable
@@ -111,11 +111,13 @@ class TableTracker:
         of the new rows."""
         if self.last_view is None or self.last_cardlike is None:
             return False
-        fitted = fit_layout(self.last_view, self.last_cardlike, self.view.px_per_mm, self.layout)
-        fitted = replace(fitted, spit_centres=tuple(fitted.spit_centres[pile] if pile in piles else self.layout.spit_centres[pile]
-                                                    for pile in (0, 1)))
-        if not rows:
-            fitted = replace(fitted, rows=self.layout.rows)
+        fitted = fit_layout(self.last_view, self.last_cardlike, self.view.px_per_mm, self.layout) if rows else self.layout
+        centres = list(self.layout.spit_centres)
+        for pile in piles:  # where its top card lies; a pile found near its place is marked found there
+            found, here = self._top_card_centre(SPIT_PILES[pile]), self.layout.spit_pile_centre(pile)
+            if found is not None:
+                centres[pile] = found if np.hypot(found[0] - here[0], found[1] - here[1]) > MOVE_MM else here
+        fitted = replace(fitted, spit_centres=tuple(centres))
         if fitted == self.layout:
             return True
         zones = all_places(fitted)
@@ -127,6 +129,15 @@ class TableTracker:
             tracker.set_footprint(change.footprint)
         self.table_colour.learn(self.bare_strips.cut(self.last_view))
         return True
+
+    def _top_card_centre(self, place: Place) -> tuple[float, float] | None:
+        """Table mm of the middle of the card last seen landing on a place (its footprint)."""
+        tracker = self.places[place]
+        rows, cols = np.nonzero(tracker.footprint)
+        if not len(rows):
+            return None
+        px = self.view.px_per_mm
+        return float((cols.mean() + tracker.cols.start + 0.5) / px), float((rows.mean() + tracker.rows.start + 0.5) / px)
 
     def pending_touch(self) -> float | None:
         times = [tracker.pending_touch() for place, tracker in self.places.items() if place.kind == "spit_pile"]

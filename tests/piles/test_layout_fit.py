@@ -35,11 +35,8 @@ def fitted_to(layout: TableLayout, **kwargs) -> TableLayout:
     return fit_layout(view, card_coloured(view), 0.5, NOMINAL)
 
 
-def test_cards_laid_where_the_layout_expects_them_leave_the_rows_and_find_the_piles_there():
-    fitted = fitted_to(NOMINAL)
-    assert fitted.rows == NOMINAL.rows
-    for pile in (0, 1):  # a pile found is kept where it lies (its zone narrows to it)
-        assert np.allclose(fitted.spit_centres[pile], NOMINAL.spit_pile_centre(pile), atol=5)
+def test_cards_laid_where_the_layout_expects_them_leave_it_as_it_is():
+    assert fitted_to(NOMINAL) == NOMINAL
 
 
 @pytest.mark.parametrize("a_row, b_row", [
@@ -48,29 +45,18 @@ def test_cards_laid_where_the_layout_expects_them_leave_the_rows_and_find_the_pi
     (StockRow(95, 130, 40), StockRow(82, 118, -30)),   # rows off to one side
 ])
 def test_stock_rows_are_found_where_the_players_laid_them(a_row, b_row):
-    truth = TableLayout(rows=(a_row, b_row), spit_centres=((290, 310), (525, 290)))
+    truth = TableLayout(rows=(a_row, b_row))
     fitted = fitted_to(truth, back=("B", 4))  # a face-down stock top counts as much as a face-up one
     for player in ("A", "B"):
         for slot in range(6):
             assert np.allclose(fitted.stock_centre(player, slot) if slot < 5 else fitted.spare_slot_centre(player),
                                truth.stock_centre(player, slot) if slot < 5 else truth.spare_slot_centre(player), atol=6)
-    for pile in (0, 1):
-        assert np.allclose(fitted.spit_pile_centre(pile), truth.spit_pile_centre(pile), atol=6)
 
 
-def test_a_row_of_too_few_cards_keeps_its_place_and_no_pile_is_made_up():
+def test_a_row_of_too_few_cards_keeps_its_place():
     truth = TableLayout(stock_row_inset=170, spit_offset=120)
     fitted = fitted_to(truth, stocks=(1, 3), piles=False)
     assert fitted == NOMINAL
-
-
-def test_a_spit_pile_is_found_on_its_own_side_of_the_middle():
-    table = laid(NOMINAL, piles=False)
-    table.lay(Card.parse("5H"), (255.0, 320.0))  # pile 0 far out; pile 1 not laid yet
-    view = view_of(table)
-    fitted = fit_layout(view, card_coloured(view), 0.5, NOMINAL)
-    assert np.allclose(fitted.spit_pile_centre(0), (255, 320), atol=5)
-    assert fitted.spit_centres[1] is None and fitted.rows == NOMINAL.rows
 
 
 def test_a_row_seen_at_its_depth_but_not_its_pitch_moves_only_in_depth():

@@ -55,6 +55,9 @@ START_WAIT_SECONDS = 1.0
 #: Times a pile whose new top could not be named is read again (each a few frames later) before the
 #: card is left to be named by the stock it came from.
 READ_RETRIES = 3
+#: A stock top named with less confidence than this (or without its suit) is read again when the table
+#: goes quiet, as a face-down one is: it may have been read as the hand left it, in its shadow.
+LOOK_AGAIN_BELOW = 0.6
 #: Frames between tries at fitting the layout while hands are over places that would move.
 FIT_EVERY = 5
 #: the two spit piles, left (0) and right (1)
@@ -215,9 +218,12 @@ class TableTracker:
         waits for every face-down stock top to be turned up."""
         out: list[Sighting] = []
         for place, previous in list(self.readings.items()):
-            if place.kind != "stock" or not previous.face_down or self.cleared:
+            doubtful = previous.card is not None and (previous.card.suit is None or previous.confidence < LOOK_AGAIN_BELOW)
+            if place.kind != "stock" or not (previous.face_down or doubtful) or self.cleared:
                 continue
             reading = self._read(place, frame.image)
+            if doubtful and reading.card is not None and reading.confidence <= previous.confidence:
+                continue  # no surer now: a doubtful name stays rather than flip between two
             if reading != previous:
                 self.readings[place] = reading
                 out.append(StockSeen(self.quiet.since, frame.index, place.player, place.index, reading, previous, False))

@@ -206,6 +206,40 @@ def test_a_stock_read_as_face_down_is_read_again_when_the_table_goes_quiet():
     assert seen[0].t == quiet.t and sightings.index(seen[0]) < sightings.index(quiet)
 
 
+class DoubtfulFirstLookNamer(ColourNamer):
+    """Names `card` as `first` (a doubtful, suitless reading, as a blurred court card gets) the first
+    time, and rightly after that, unless `stays`."""
+
+    def __init__(self, card: str, first: str, stays: bool = False) -> None:
+        super().__init__()
+        self.card, self.first, self.stays, self.seen = Card.parse(card), Card.parse(first), stays, 0
+
+    def name_top_card(self, image):
+        card, confidence = super().name_top_card(image)
+        if card == self.card:
+            self.seen += 1
+            if self.seen == 1 or self.stays:
+                return self.first, 0.45
+        return card, confidence
+
+
+@pytest.mark.parametrize("stays", [False, True])
+def test_a_stock_named_doubtfully_is_read_again_when_the_table_goes_quiet(stays):
+    """A queen read `K?` as the hand left it would let the referee see a play where there is none and
+    hold a stall back; read again once the table is quiet, a surer reading replaces it (and a reading
+    no surer than before leaves it be)."""
+    view = TableView(PlainCalibration(), (800, 600), 0.5, IMAGE_SIZE)
+    tracker = TableTracker(view, DoubtfulFirstLookNamer("JH", "K?", stays), fps=FPS)
+    table, rng, sightings = laid_out(), np.random.default_rng(1), []
+    for index in range(int(1.5 * FPS)):
+        sightings += tracker.step(Frame(index, index / FPS, table.frame(index / FPS, rng)))
+    layout = next(s for s in sightings if isinstance(s, LayoutRead))
+    assert str(layout.stocks["A"][3]) == "K?"
+    seen = [(s.player, s.slot, str(s.previous), str(s.reading)) for s in sightings if isinstance(s, StockSeen)]
+    assert seen == ([] if stays else [("A", 3, "K?", "JH")])
+    assert any(isinstance(s, TableQuiet) for s in sightings)
+
+
 def test_places_follow_the_cards_where_the_players_laid_them_out():
     """Rows laid wide and deep, spit piles far apart: the tracker watches where the cards are, so the
     layout is read into the right slots and a play from an outer stock is found."""

@@ -26,7 +26,8 @@ MAX_BLOB_SIDE = 150.0
 ROW_SPREAD = 30.0
 #: Fewest stock piles seen in a row for the row to be fitted (else it keeps the layout's row).
 MIN_ROW_CARDS = 3
-#: Fewest stock piles matched for a row's pitch and shift to be fitted (else only its depth is).
+#: Stock piles a row must show for its pitch and shift to be fitted (else only its depth is); they must
+#: match it to a score of one less (each counts 1 at its slot, less a share of MATCH_MM it lies off).
 MIN_PITCH_CARDS = 5
 #: ... and only when that row explains at least this many more of them than the layout's own row.
 BETTER_BY = 1.5
@@ -45,25 +46,24 @@ CONTRAST = 25
 
 
 class CardSeen(NamedTuple):
-    """A card-sized thing lying on the table: its centre (table mm) and the share of it that is card paper."""
+    """The centre (table mm) of a card-sized thing lying on the table."""
 
     x: float
     y: float
-    paper: float
 
 
-def card_centres(view: np.ndarray, cardlike: np.ndarray, px_per_mm: float) -> list[CardSeen]:
+def card_centres(view: np.ndarray, px_per_mm: float) -> list[CardSeen]:
     """Centres (table mm) of card-sized things lying in a top-down view: cards face up or down and piles,
     found by how they stand out from the table around them (its colour smoothed over a span much wider
     than a card, so a lamp's bright spot or a pale table is still table). Arms reaching off the view
-    and the corner markers are left out. `cardlike`: the view's card-paper mask (how much of each is paper)."""
+    and the corner markers are left out."""
     span = int(round(TABLE_SPAN_MM * px_per_mm)) | 1
     table = cv2.medianBlur(view, min(span, 255))
     mask = cv2.absdiff(view, table).max(axis=2) > CONTRAST
     close = max(3, int(round(4 * px_per_mm)) | 1)  # joins a card's print, not cards laid a few mm apart
     mask = cv2.morphologyEx(mask.astype(np.uint8), cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (close, close)))
     mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
-    count, labels, stats, centroids = cv2.connectedComponentsWithStats(mask, connectivity=8)
+    count, _, stats, centroids = cv2.connectedComponentsWithStats(mask, connectivity=8)
     height, width = mask.shape
     area_mm = (width / px_per_mm, height / px_per_mm)
     found = []
@@ -81,7 +81,7 @@ def card_centres(view: np.ndarray, cardlike: np.ndarray, px_per_mm: float) -> li
         near_y = min(cy, area_mm[1] - cy) < MARKER_SIDE_MM + 40
         if near_x and near_y:
             continue  # a corner marker
-        found.append(CardSeen(cx, cy, float(cardlike[labels == label].astype(bool).mean())))
+        found.append(CardSeen(cx, cy))
     return found
 
 
@@ -125,9 +125,9 @@ def fit_row(centres: list[CardSeen], player: str, layout: TableLayout) -> StockR
     return StockRow(float(pitches[p]), inset, float(shifts[s]))
 
 
-def fit_layout(view: np.ndarray, cardlike: np.ndarray, px_per_mm: float, layout: TableLayout) -> TableLayout:
+def fit_layout(view: np.ndarray, px_per_mm: float, layout: TableLayout) -> TableLayout:
     """`layout` with its stock rows moved to where the view shows them."""
-    centres = card_centres(view, cardlike, px_per_mm)
+    centres = card_centres(view, px_per_mm)
     rows = []
     for number, player in enumerate(("A", "B")):
         row, before = fit_row(centres, player, layout), layout.row(player)

@@ -114,7 +114,7 @@ class TableTracker:
         of the new rows."""
         if self.last_view is None or self.last_cardlike is None:
             return False
-        fitted = fit_layout(self.last_view, self.last_cardlike, self.view.px_per_mm, self.layout) if rows else self.layout
+        fitted = fit_layout(self.last_view, self.view.px_per_mm, self.layout) if rows else self.layout
         centres = list(self.layout.spit_centres)
         for pile in piles:  # where its top card lies; a pile found near its place is marked found there
             found, here = self._top_card_centre(SPIT_PILES[pile]), self.layout.spit_pile_centre(pile)

@@ -5,7 +5,6 @@ import pytest
 
 from referee.piles.layout_fit import fit_layout
 from referee.piles.table_view import TableView
-from referee.piles.tracker import card_coloured
 from referee.rules.cards import Card
 from referee.table.layout import StockRow, TableLayout
 from tests.piles.drawn_table import IMAGE_SIZE, DrawnTable, PlainCalibration
@@ -32,7 +31,7 @@ def laid(layout: TableLayout, *, stocks=range(5), piles=True, back=None) -> Draw
 
 def fitted_to(layout: TableLayout, **kwargs) -> TableLayout:
     view = view_of(laid(layout, **kwargs))
-    return fit_layout(view, card_coloured(view), 0.5, NOMINAL)
+    return fit_layout(view, 0.5, NOMINAL)
 
 
 def test_cards_laid_where_the_layout_expects_them_leave_it_as_it_is():

@@ -30,6 +30,8 @@ import sys
 import tempfile
 import time
 
+from benchmarks.rendered import render_once
+
 #: (seed, fps, seconds, deck design or None for the seed's own): the referee's development games
 #: (their cards were never trained on) and two games in the held-out deck designs.
 GAMES = [(11, 30, 30.0, None), (14, 60, 8.0, None), (4, 30, 50.0, None), (10, 30, 50.0, None), (7, 60, 30.0, None),
@@ -50,8 +52,6 @@ def harvest(folder: pathlib.Path, seed: int, fps: int, seconds: float, design: s
     from referee.pipeline.calibration_input import load_calibration
     from referee.pipeline.label_namer import LabelNamer
     from referee.pipeline.run import replay
-    from referee.sim.game import simulate_game
-    from referee.synth.render import render_game
 
     class Recording(LabelNamer):
         def __init__(self, *args, **kwargs):
@@ -63,10 +63,7 @@ def harvest(folder: pathlib.Path, seed: int, fps: int, seconds: float, design: s
             self.views.append((frame, image.copy(), None if card is None else str(card)))
             return card, confidence
 
-    folder.mkdir(parents=True, exist_ok=True)
-    if not (folder / "render.json").exists():
-        drawn = render_game(simulate_game(seed), folder, fps=fps, size="720p", seconds=seconds, seed=seed, design=design).design
-        (folder / "render.json").write_text(json.dumps({"design": drawn}))
+    render_once(folder, seed, fps, seconds, design)
     namer = Recording(folder / "labels.jsonl", load_calibration(folder / "corners.json", image_size=(1280, 720)))
     replay(folder / "video.mp4", folder / "corners.json", folder / "events.jsonl", namer=namer)
     with open(cached, "wb") as handle:
@@ -126,8 +123,8 @@ def main(argv: list[str] | None = None) -> int:
     for seed, fps, length, design in (QUICK if args.quick else GAMES):
         folder = root / f"g{seed}_{fps}{'_' + design.replace(':', '_') if design else ''}"
         views = harvest(folder, seed, fps, length, design)
+        name = render_once(folder, seed, fps, length, design)
         counts, times = score(recogniser, views)
-        name = json.loads((folder / "render.json").read_text()).get("design", "?")
         total.update(counts)
         by_design[name].update(counts)
         seconds.extend(times)

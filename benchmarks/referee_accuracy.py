@@ -31,6 +31,8 @@ import sys
 import tempfile
 import time
 
+from benchmarks.rendered import render_once
+
 #: Games the referee was never tuned on (seeds 4, 7, 10, 11, 14 and 21 were used while developing it;
 #: `--games` runs any others). Short openings, and two long clips with stalls, slaps and a new round.
 SUITE = [  # (seed, fps, seconds)
@@ -96,16 +98,9 @@ def run_game(seed: int, fps: int, seconds: float, folder: pathlib.Path, models: 
     from referee.pipeline.run import load_namer, replay
     from referee.report.compare import compare
     from referee.rules.events import EventType, read_event_log
-    from referee.sim.game import simulate_game
-    from referee.synth.render import render_game
 
     started = time.perf_counter()
-    done = folder / "render.json"
-    if done.exists():  # kept from an earlier run (--keep): the renderer is deterministic per seed
-        design = json.loads(done.read_text())["design"]
-    else:
-        design = render_game(simulate_game(seed), folder, fps=fps, size="720p", seconds=seconds, seed=seed).design
-        done.write_text(json.dumps({"design": design}))
+    design = render_once(folder, seed, fps, seconds)  # kept from an earlier run with --keep
     render_seconds = time.perf_counter() - started
     size = (1280, 720)
     namer = (LabelNamer(folder / "labels.jsonl", load_calibration(folder / "corners.json", image_size=size))
@@ -209,12 +204,7 @@ def main() -> int:
             folder = args.keep / f"seed{seed}_{fps}fps_{seconds:g}s"
             folder.mkdir(parents=True, exist_ok=True)
             if args.render_only:
-                if not (folder / "render.json").exists():
-                    from referee.sim.game import simulate_game
-                    from referee.synth.render import render_game
-
-                    design = render_game(simulate_game(seed), folder, fps=fps, size="720p", seconds=seconds, seed=seed).design
-                    (folder / "render.json").write_text(json.dumps({"design": design}))
+                render_once(folder, seed, fps, seconds)
                 print(f"rendered {folder}", flush=True)
                 continue
             game = run_game(seed, fps, seconds, folder, args.models, use_labels)
@@ -229,13 +219,7 @@ def main() -> int:
     for seed, fps, seconds, start in ([] if args.quick or args.games else MID_GAME):
         with tempfile.TemporaryDirectory() as scratch:
             folder = args.keep / f"seed{seed}_{fps}fps_{seconds:g}s" if args.keep is not None else pathlib.Path(scratch)
-            if not (folder / "render.json").exists():
-                from referee.sim.game import simulate_game
-                from referee.synth.render import render_game
-
-                folder.mkdir(parents=True, exist_ok=True)
-                design = render_game(simulate_game(seed), folder, fps=fps, size="720p", seconds=seconds, seed=seed).design
-                (folder / "render.json").write_text(json.dumps({"design": design}))
+            render_once(folder, seed, fps, seconds)
             clip = run_game(seed, fps, seconds - start, cut_clip(folder, start), args.models, use_labels,
                             t_from=MID_GAME_SETTLING)
         clip["starts_at"] = start

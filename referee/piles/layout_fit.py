@@ -41,6 +41,7 @@ MOVE_MM = 15.0
 #: The table's own look at a point is the median over a square this wide (mm): much wider than a card,
 #: so a row of cards does not pass for table, narrow enough to follow a lamp's light across it.
 TABLE_SPAN_MM = 240.0
+SHRINK = 4
 #: A pixel differing from the table around it by more than this (0-255, any channel) lies on it.
 CONTRAST = 25
 
@@ -57,8 +58,10 @@ def card_centres(view: np.ndarray, px_per_mm: float) -> list[CardSeen]:
     found by how they stand out from the table around them (its colour smoothed over a span much wider
     than a card, so a lamp's bright spot or a pale table is still table). Arms reaching off the view
     and the corner markers are left out."""
-    span = int(round(TABLE_SPAN_MM * px_per_mm)) | 1
-    table = cv2.medianBlur(view, min(span, 255))
+    # the median is taken on a view shrunk SHRINK times (the same look of the table, a sixteenth of the work)
+    small = cv2.resize(view, (max(1, view.shape[1] // SHRINK), max(1, view.shape[0] // SHRINK)), interpolation=cv2.INTER_AREA)
+    span = int(round(TABLE_SPAN_MM * px_per_mm / SHRINK)) | 1
+    table = cv2.resize(cv2.medianBlur(small, min(span, 255)), view.shape[1::-1], interpolation=cv2.INTER_LINEAR)
     mask = cv2.absdiff(view, table).max(axis=2) > CONTRAST
     close = max(3, int(round(4 * px_per_mm)) | 1)  # joins a card's print, not cards laid a few mm apart
     mask = cv2.morphologyEx(mask.astype(np.uint8), cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (close, close)))
@@ -94,16 +97,22 @@ def fit_row(centres: list[CardSeen], player: str, layout: TableLayout) -> StockR
     if len(depth) < MIN_ROW_CARDS:
         return None
     depths = np.array([d for _, d in depth])
-    support = [(int(np.sum(np.abs(depths - d) <= ROW_SPREAD)), -abs(d - nominal.inset), d) for d in depths]
-    best = max(support)
-    if best[0] < MIN_ROW_CARDS:
+    count, _, line = max((int(np.sum(np.abs(depths - d) <= ROW_SPREAD)), -abs(d - nominal.inset), d) for d in depths)
+    if count < MIN_ROW_CARDS:
         return None
-    members = np.array([x for x, d in depth if abs(d - best[2]) <= ROW_SPREAD])
-    inset = float(np.median([d for _, d in depth if abs(d - best[2]) <= ROW_SPREAD]))
+    in_row = [(x, d) for x, d in depth if abs(d - line) <= ROW_SPREAD]
+    members = np.array([x for x, _ in in_row])
+    inset = float(np.median([d for _, d in in_row]))
+    depth_only = StockRow(nominal.pitch, inset, nominal.shift)
     sign = 1.0 if player == "A" else -1.0
-    pitches = np.arange(PITCH_RANGE[0], PITCH_RANGE[1] + 0.5, 1.0)
-    shifts = np.arange(-layout.width / 2, layout.width / 2 + 0.5, 2.0)
     slots = np.arange(-2, 3, dtype=np.float64)
+    expected = layout.width / 2 + nominal.shift + sign * slots * nominal.pitch
+    as_laid = float(np.clip(1.0 - np.abs(members[:, None] - expected[None, :]).min(axis=1) / MATCH_MM, 0.0, None).sum())
+    if len(members) < MIN_PITCH_CARDS - 1 or len(members) - as_laid < BETTER_BY:
+        return depth_only  # a pile scores at most 1: no row can beat the layout's own by BETTER_BY (below)
+    pitches = np.arange(PITCH_RANGE[0], PITCH_RANGE[1] + 0.5, 1.0)
+    reach = 2 * np.floor((layout.width / 2 - CARD_WIDTH_MM / 2 - 2 * PITCH_RANGE[0]) / 2)  # shifted further, a row leaves the table
+    shifts = np.arange(-reach, reach + 0.5, 2.0)
     # predicted x of each slot for every (pitch, shift): (P, S, 5)
     predicted = layout.width / 2 + shifts[None, :, None] + sign * slots[None, None, :] * pitches[:, None, None]
     distance = np.abs(members[None, None, None, :] - predicted[..., None]).min(axis=2)  # (P, S, members)
@@ -111,12 +120,10 @@ def fit_row(centres: list[CardSeen], player: str, layout: TableLayout) -> StockR
     inside = (predicted.min(axis=2) >= CARD_WIDTH_MM / 2) & (predicted.max(axis=2) <= layout.width - CARD_WIDTH_MM / 2)
     score[~inside] = -1.0
     best = float(score.max())
-    expected = layout.width / 2 + nominal.shift + sign * slots * nominal.pitch
-    as_laid = float(np.clip(1.0 - np.abs(members[:, None] - expected[None, :]).min(axis=1) / MATCH_MM, 0.0, None).sum())
     if best < MIN_PITCH_CARDS - 1.0 or best - as_laid < BETTER_BY:
         # too few piles to tell a pitch, or the layout's own row explains them nearly as well (a hand, a
         # card in flight or the spit cards lying by the row must not move it): only the depth is fitted
-        return StockRow(nominal.pitch, inset, nominal.shift)
+        return depth_only
     # a few piles fit several rows (three piles 82 apart also fit 164 apart with gaps): of the rows that
     # explain them about as well as the best, the one nearest the layout's own
     near = np.abs(pitches[:, None] - nominal.pitch) / 10.0 + np.abs(shifts[None, :] - nominal.shift) / 20.0

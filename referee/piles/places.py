@@ -221,6 +221,12 @@ class PlaceTracker:
         self._dirty = False
         return PlaceChange(self.place, frame, t, changed, visits, footprint, self.padded)
 
+    def start_settled(self, view: np.ndarray, frame: int, t: float, cardlike: np.ndarray) -> None:
+        """Take what lies on the place now as its settled picture (a place just moved onto cards already
+        lying there: nothing happened on it that was not seen)."""
+        change = self._settle(self.crop(view), frame, t, cardlike[self.rows, self.cols])
+        self.set_footprint(change.footprint)
+
     def _paper(self, cardlike_crop: np.ndarray) -> float:
         """Share of the place's own zone that is card paper (pale, unsaturated)."""
         return float(np.count_nonzero(cardlike_crop[self.inner])) / max(cardlike_crop[self.inner].size, 1)

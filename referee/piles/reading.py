@@ -93,12 +93,8 @@ class TableColour:
         """At least PRESENCE_FRACTION of the spot is unlike the table: less than UNLIKE_SHARE as typical of
         it as its own pixels are (a colour one bin off the table's in one way, as a change of light
         makes it, stays table; one bin off in two ways, as a pink back on a beige table, does not)."""
-        return float(self.unlike(spot).mean()) > PRESENCE_FRACTION
-
-    def unlike(self, image: np.ndarray, share: float = UNLIKE_SHARE) -> np.ndarray:
-        """Per pixel: True where the colour is less than `share` as typical of the table as its own pixels
-        (see something_there)."""
-        return self.table_likeness(image) < max(UNLIKE_FLOOR, share * self._typical)
+        likeness = self.table_likeness(spot)
+        return float((likeness < max(UNLIKE_FLOOR, UNLIKE_SHARE * self._typical)).mean()) > PRESENCE_FRACTION
 
 
 def _smoothed(histogram: np.ndarray) -> np.ndarray:

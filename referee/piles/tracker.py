@@ -127,9 +127,7 @@ class TableTracker:
         if any(self.places[place].visits or self._busy(place) for place, (zone, _) in zones.items() if self.places[place].rect != zone):
             return False  # a hand is over a place that would move: the layout is fitted again next time
         for place in self._lay_out(fitted):
-            tracker = self.places[place]
-            change = tracker._settle(tracker.crop(self.last_view), frame.index, frame.t, self.last_cardlike[tracker.rows, tracker.cols])
-            tracker.set_footprint(change.footprint)
+            self.places[place].start_settled(self.last_view, frame.index, frame.t, self.last_cardlike)
         self.table_colour.learn(self.bare_strips.cut(self.last_view))
         return True
 

@@ -30,7 +30,7 @@ class StockRow:
 @dataclass(frozen=True, kw_only=True)
 class TableLayout:
     """Layout of a game on a play area of `width` x `height` mm: nominal, or where the players laid
-    their cards (`rows`, `spit_centres`: measured on the table by referee.piles.layout_fit)."""
+    their cards (`rows` measured by referee.piles.layout_fit, `spit_centres` by the tracker)."""
 
     width: float = 800.0
     height: float = 600.0

@@ -1,0 +1,21 @@
+"""Rendered games for the benchmarks, each rendered once into its folder and reused (`--keep`)."""
+
+from __future__ import annotations
+
+import json
+import pathlib
+
+
+def render_once(folder: pathlib.Path, seed: int, fps: int, seconds: float, design: str | None = None) -> str:
+    """The game of `seed` (its first `seconds`, at `fps`, 720p) rendered into `folder` unless it is
+    there already (the renderer is deterministic per seed); returns its deck design."""
+    done = folder / "render.json"
+    if done.exists():
+        return json.loads(done.read_text())["design"]
+    from referee.sim.game import simulate_game
+    from referee.synth.render import render_game
+
+    folder.mkdir(parents=True, exist_ok=True)
+    drawn = render_game(simulate_game(seed), folder, fps=fps, size="720p", seconds=seconds, seed=seed, design=design).design
+    done.write_text(json.dumps({"design": drawn}))
+    return drawn

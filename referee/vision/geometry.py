@@ -146,14 +146,16 @@ def quad_iou(first: np.ndarray, second: np.ndarray) -> float:
     return float(area / union) if union > 0 else 0.0
 
 
-def refine_outline(gray: np.ndarray, quad: np.ndarray, *, search: float = 0.06, samples: int = 14) -> np.ndarray:
+def refine_outline(gray: np.ndarray, quad: np.ndarray, *, search: float = 0.06, samples: int = 14,
+                   turn_degrees: float = 0.0) -> np.ndarray:
     """Snap each side of an ordered card outline to the strongest nearby edge, then re-intersect the sides.
 
     The detector's outline is a rotated rectangle from a small input; the card's own edges in the full
     image are sharper and follow perspective. A side is moved only where most of its samples agree on
     an edge (a side hidden under another card keeps the detector's line). `search` is how far to look
     either side, as a fraction of the card's width: raising it corrects worse outlines and risks
-    jumping to a neighbouring card's edge.
+    jumping to a neighbouring card's edge. `turn_degrees`: how far a side may also turn from the rough
+    one (a detector's outline a few degrees off): the samples then must agree on a line, not a shift.
     """
     quad = np.asarray(quad, dtype=np.float32)
     height, width = gray.shape[:2]
@@ -190,7 +192,7 @@ def refine_outline(gray: np.ndarray, quad: np.ndarray, *, search: float = 0.06, 
         found = base + offsets[best][:, None] * normal[None, :]
         if agreed.sum() >= samples * 0.6:
             shift = offsets[best][agreed]
-            keep = np.abs(shift - np.median(shift)) <= max(1.5, 0.02 * card_width)
+            keep = np.abs(shift - _agreed_line(along[agreed] * float(np.linalg.norm(end - start)), shift, turn_degrees)) <= max(1.5, 0.02 * card_width)
             if keep.sum() >= samples * 0.5:
                 chosen = found[agreed][keep]
                 vx, vy, px, py = cv2.fitLine(chosen.reshape(-1, 1, 2), cv2.DIST_HUBER, 0, 0.01, 0.01).reshape(-1)
@@ -209,3 +211,17 @@ def refine_outline(gray: np.ndarray, quad: np.ndarray, *, search: float = 0.06, 
     if np.abs(refined - local).max() > 2.5 * reach:
         return quad
     return refined + np.array([x0, y0], np.float32)
+
+
+def _agreed_line(positions: np.ndarray, shifts: np.ndarray, turn_degrees: float) -> np.ndarray:
+    """The edge's shift at each sample on the line most samples agree on: their median shift when the
+    side may not turn, else the Theil-Sen line through (position, shift) with its slope held within
+    `turn_degrees` (a robust fit: a pip or a neighbour's edge caught by a few samples does not tilt it)."""
+    if turn_degrees <= 0 or len(shifts) < 3:
+        return np.full_like(shifts, np.median(shifts))
+    first, second = np.triu_indices(len(shifts), 1)
+    run = positions[second] - positions[first]
+    slope = float(np.median((shifts[second] - shifts[first])[run > 0] / run[run > 0]))
+    limit = float(np.tan(np.radians(turn_degrees)))
+    slope = min(max(slope, -limit), limit)
+    return slope * positions + float(np.median(shifts - slope * positions))

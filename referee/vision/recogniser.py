@@ -43,6 +43,11 @@ PAPER_OUTLINE_SCORE = 0.4
 FACE_WEIGHT = 0.7
 #: Alternatives kept with a top-card reading: cards at least this probable, best first.
 ALTERNATIVE_FLOOR = 0.01
+#: A photo's detector outline is also snapped to edges up to this far (fraction of the card's width)
+#: and this many degrees off it, then snapped finely: the detector's angle from a 256 px input can be
+#: 10-20 degrees off on a real photo. Measured on the real photos: rank recall 0.825 -> 0.843, precision
+#: 0.946 -> 0.957; rendered held-out scenes 64.3 -> 66.8 % rank; 15-20 ms more a photo.
+TURNED_SEARCH, TURNED_DEGREES = 0.15, 20.0
 
 
 @dataclass(frozen=True)
@@ -196,6 +201,8 @@ class OnnxCardRecogniser:
             options = [quad]
             if refine:
                 options.append(order_card_corners(refine_outline(gray, quad)))
+                turned = order_card_corners(refine_outline(gray, quad, search=TURNED_SEARCH, turn_degrees=TURNED_DEGREES))
+                options.append(order_card_corners(refine_outline(gray, turned, search=0.05, turn_degrees=5.0)))
                 local = local_outline(image, quad)
                 if local is not None:
                     options.insert(0, order_card_corners(local))

@@ -4,7 +4,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from referee.vision.geometry import CARD_MM, index_crops, letterbox, order_card_corners, quad_iou, rectify_card, turn_half_round
+from referee.vision.geometry import CARD_MM, index_crops, letterbox, order_card_corners, quad_iou, rectify_card, refine_outline, turn_half_round
 
 
 def rotated_card(center, height, angle_degrees):
@@ -72,3 +72,30 @@ def test_letterbox_maps_points_back(shape):
 def test_quad_iou(shift, expected):
     quad = np.array([[0, 0], [63, 0], [63, 88], [0, 88]], np.float32)
     assert quad_iou(quad, quad + np.array([shift, 0], np.float32)) == pytest.approx(expected, abs=1e-3)
+
+
+def drawn_card_on_table(quad: np.ndarray) -> np.ndarray:
+    """A white card with a red pip on a dark brown table, as a grey picture."""
+    scene = np.full((600, 600, 3), (30, 50, 80), np.uint8)
+    cv2.fillConvexPoly(scene, np.round(quad * 16).astype(np.int32), (235, 235, 235), lineType=cv2.LINE_AA, shift=4)
+    cv2.circle(scene, tuple(int(v) for v in quad.mean(axis=0)), 20, (40, 40, 200), -1)
+    return cv2.cvtColor(scene, cv2.COLOR_BGR2GRAY)
+
+
+@pytest.mark.parametrize("turned_by", [-14.0, -6.0, 9.0, 15.0])
+def test_a_turned_outline_is_snapped_to_the_card_only_when_sides_may_turn(turned_by):
+    card = order_card_corners(rotated_card((300, 300), 300, 8.0))
+    rough = order_card_corners(rotated_card((306, 296), 300, 8.0 + turned_by))
+    gray = drawn_card_on_table(card)
+    error = lambda quad: float(np.linalg.norm(order_card_corners(quad) - card, axis=1).max())
+    turned = refine_outline(gray, rough, search=0.15, turn_degrees=20.0)
+    assert error(turned) < 3.0
+    assert error(refine_outline(gray, rough)) > 10.0  # sides that may only shift keep the rough angle
+
+
+def test_a_side_turned_further_than_allowed_is_not_followed():
+    card = order_card_corners(rotated_card((300, 300), 300, 8.0))
+    rough = order_card_corners(rotated_card((300, 300), 300, 23.0))
+    gray = drawn_card_on_table(card)
+    refined = refine_outline(gray, rough, search=0.15, turn_degrees=5.0)
+    assert float(np.linalg.norm(refined - card, axis=1).max()) > 10.0

@@ -280,6 +280,9 @@ class PlaceTracker:
         hull = _hull(difference)
         if cardlike is None:
             return hull
+        whole = _card_sized(hull, self.px_per_mm)
+        if whole is not None:  # the change is a whole card: it is the new top, whatever peeks out beneath
+            return whole
         patch = (cardlike > 0) & (hull | _inside(self.inner, hull.shape))
         count, labels, stats, _ = cv2.connectedComponentsWithStats(patch.astype(np.uint8), connectivity=8)
         if count <= 1:
@@ -326,6 +329,28 @@ class PlaceTracker:
         """Earliest touch time of visits not yet reported (the pipeline holds later rulings back for it)."""
         times = [visit.touch.t for visit in list(self.visits.values()) + self.finished if visit.touch is not None]
         return min(times) if times else None
+
+
+#: A change whose outline fills at least this share of a card, and is no bigger than a card, is taken
+#: as the new top card itself.
+WHOLE_CARD_SHARE = 0.85
+
+
+def _card_sized(hull: np.ndarray, px_per_mm: float) -> np.ndarray | None:
+    """`hull` as a card-sized rectangle when it is one whole card's outline (a card laid where the
+    old top showed), else None."""
+    points = cv2.findNonZero(hull.astype(np.uint8))
+    if points is None:
+        return None
+    (cx, cy), (w, h), angle = cv2.minAreaRect(points)
+    short, long = sorted((w + 1, h + 1))
+    card_w, card_h = CARD_WIDTH_MM * px_per_mm, CARD_HEIGHT_MM * px_per_mm
+    if not (WHOLE_CARD_SHARE <= short * long / (card_w * card_h) <= 1.15 and short <= card_w * 1.1 and long <= card_h * 1.1):
+        return None
+    size = (card_w, card_h) if w + 1 <= h + 1 else (card_h, card_w)
+    out = np.zeros(hull.shape, np.uint8)
+    cv2.fillConvexPoly(out, np.round(cv2.boxPoints(((cx, cy), size, angle))).astype(np.int32), 1)
+    return out.astype(bool)
 
 
 def _hull(mask: np.ndarray) -> np.ndarray:

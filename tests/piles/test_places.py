@@ -1,0 +1,76 @@
+"""One place watched frame by frame: what it reports when it settles after a hand has been over it."""
+
+import cv2
+import numpy as np
+import pytest
+
+from referee.piles.places import SETTLE_FRAMES, PlaceTracker
+from referee.piles.table_view import RectMM
+from referee.table.layout import CARD_HEIGHT_MM, CARD_WIDTH_MM
+
+PX_PER_MM = 1.0
+VIEW = (300, 300)
+TABLE_GREY = 70
+
+
+def card_outline(centre, angle) -> np.ndarray:
+    return cv2.boxPoints((centre, (CARD_WIDTH_MM * PX_PER_MM, CARD_HEIGHT_MM * PX_PER_MM), angle))
+
+
+def draw_card(view: np.ndarray, centre, angle, ink) -> None:
+    """A white six with its corner indices (6 mm in from two opposite corners) and its pips, in its own ink."""
+    corners = card_outline(centre, angle)
+    cv2.fillConvexPoly(view, np.round(corners).astype(np.int32), (235, 235, 235))
+    turn = np.radians(angle)
+    along = np.array([np.cos(turn), np.sin(turn)])  # the card's width direction
+    down = np.array([-np.sin(turn), np.cos(turn)])  # its height direction
+    marks = [(-25.5, -38.0), (25.5, 38.0)] + [(x, y) for x in (-14.0, 14.0) for y in (-26.0, 0.0, 26.0)]
+    for x, y in marks:
+        point = (np.asarray(centre) + x * along + y * down) * PX_PER_MM
+        cv2.circle(view, tuple(int(v) for v in np.round(point)), 4, ink, -1)
+
+
+def card_paper(view: np.ndarray) -> np.ndarray:
+    return (view.min(axis=2) > 200).astype(np.uint8)
+
+
+def settle(tracker: PlaceTracker, view: np.ndarray, first_frame: int, hand: np.ndarray | None = None, frames: int = SETTLE_FRAMES + 2):
+    """Steps `frames` frames of `view` (a hand over the place in each, if given); the changes reported."""
+    owned = {"A": hand if hand is not None else np.zeros(VIEW, np.uint8), "B": np.zeros(VIEW, np.uint8)}
+    changes = []
+    for frame in range(first_frame, first_frame + frames):
+        change = tracker.step(view, owned, frame, frame / 30, 1 / 30, None, card_paper(view))
+        if change is not None:
+            changes.append(change)
+    return changes
+
+
+def iou(first: np.ndarray, second: np.ndarray) -> float:
+    return float((first & second).sum() / max((first | second).sum(), 1))
+
+
+@pytest.mark.parametrize("peeking", [(24.0, 0.0), (-18.0, 10.0), (0.0, 22.0)])
+def test_the_outline_of_a_new_top_card_is_the_card_laid_not_the_pile_that_peeks_out_beneath(peeking):
+    """The touch of the next card is timed against this outline: a pile's lower cards peeking out from
+    under the top must not stretch it towards them."""
+    zone = RectMM.around((150, 150), 110, 130)
+    tracker = PlaceTracker(("spit_pile", None, 0), zone, PX_PER_MM, VIEW, nominal_card=RectMM.around((150, 150), 63, 88))
+    before = np.full(VIEW + (3,), TABLE_GREY, np.uint8)
+    draw_card(before, (150 + peeking[0], 150 + peeking[1]), 8.0, (30, 30, 160))
+    draw_card(before, (150, 150), -3.0, (20, 20, 20))
+    assert len(settle(tracker, before, 0)) == 1
+    after = before.copy()
+    laid = ((147.0, 153.0), 4.0)
+    draw_card(after, *laid, (160, 40, 40))
+    hand = np.zeros(VIEW, np.uint8)
+    hand[0:80, 130:170] = 1
+    settle(tracker, before, 10, hand, frames=3)
+    changes = settle(tracker, after, 13)
+    assert len(changes) == 1 and changes[0].changed
+    truth = np.zeros(VIEW, np.uint8)
+    cv2.fillConvexPoly(truth, np.round(card_outline(*laid)).astype(np.int32), 1)
+    truth = truth[tracker.rows, tracker.cols].astype(bool)
+    footprint = changes[0].footprint
+    assert iou(footprint, truth) > 0.88
+    shift = np.argwhere(footprint).mean(axis=0) - np.argwhere(truth).mean(axis=0)
+    assert np.hypot(*shift) < 2.0 / PX_PER_MM

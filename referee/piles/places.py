@@ -177,7 +177,7 @@ class PlaceTracker:
                 if visit.touch is None:
                     # the leading edge (of the card where it is seen, else of the hand holding it) crossing
                     # the outline; measured on rendered games this beats timing the hand's stop
-                    visit.touch = estimate_touch(visit.samples[-6:], period)
+                    visit.touch = estimate_touch(visit.samples[-6:], period, 1.0 / self.px_per_mm)
             if visit.touch is None and len(visit.samples) > 8:
                 del visit.samples[:-8]
         crop = self.crop(view)
@@ -263,7 +263,7 @@ class PlaceTracker:
         # never came to rest on the pile only passed over it
         if visit.touch is None and visit.frames_in_contact and visit.card_seen:
             contact = [index for index, sample in enumerate(visit.samples) if sample[2] <= 0]
-            visit.touch = estimate_touch(visit.samples[:contact[0] + 1][-6:], period) if contact else None
+            visit.touch = estimate_touch(visit.samples[:contact[0] + 1][-6:], period, 1.0 / self.px_per_mm) if contact else None
 
     def read_again(self) -> None:
         """Settle again (and so be read again) after SETTLE_FRAMES more still frames."""

@@ -3,9 +3,13 @@
 For each frame in which a player's hand (with the card it carries) is near a pile, the tracker
 measures the signed distance in mm from the hand blob's leading edge to the pile outline (positive:
 still apart, negative: overlapping by that much). The touch is the zero crossing of that distance in
-time. Between the last frame apart and the first frame overlapping, the crossing is interpolated
-linearly; the approach speed from the frames before gives a second estimate by extrapolation, and
-the two disagree by about as much as the motion is non-uniform, which sets the timing error.
+time. Two estimates: the crossing interpolated linearly between the last frame apart and the first
+overlapping, and the approach speed of the frames before extrapolated from the last frame apart. A
+fast card (several pixels a frame) is timed by its approach alone: its overlap after contact is a poor
+measure (it cannot read deeper than the pile's half width, about 32 mm, and a card slides on or stops
+after touching as the hand wills). A slow one moves about a pixel a frame, where each distance is a
+pixel off either way, and the mean of the two is steadier. They disagree by about as much as the
+motion is non-uniform, which sets the timing error.
 """
 
 from __future__ import annotations
@@ -28,8 +32,13 @@ class TouchEstimate:
     error: float        # seconds: how far off `t` may be (about one standard error)
 
 
-def estimate_touch(samples: list[tuple[int, float, float]], period: float) -> TouchEstimate | None:
+#: An approach covering at least this many pixels a frame is timed by its extrapolation alone.
+FAST_APPROACH_PX = 4.0
+
+
+def estimate_touch(samples: list[tuple[int, float, float]], period: float, pixel_mm: float = 0.0) -> TouchEstimate | None:
     """`samples`: (frame, t, signed distance mm) in time order, ending with the first frame at or below 0.
+    `pixel_mm`: the size of the pixels the distances were measured on (see FAST_APPROACH_PX).
 
     Returns None unless the last sample is a contact.
     """
@@ -42,6 +51,7 @@ def estimate_touch(samples: list[tuple[int, float, float]], period: float) -> To
     _, t_out, d_out = before[-1]
     interpolated = t_out + (t_in - t_out) * d_out / (d_out - d_in)
     estimates = [interpolated]
+    fast = False
     if len(before) >= 2:
         _, t_older, d_older = before[-2]
         speed = (d_older - d_out) / (t_out - t_older) if t_out > t_older else 0.0
@@ -49,7 +59,8 @@ def estimate_touch(samples: list[tuple[int, float, float]], period: float) -> To
             extrapolated = t_out + d_out / speed
             if t_out <= extrapolated <= t_in:
                 estimates.append(extrapolated)
-    t = sum(estimates) / len(estimates)
+                fast = speed * period >= FAST_APPROACH_PX * pixel_mm > 0
+    t = estimates[-1] if fast else sum(estimates) / len(estimates)
     spread = max(estimates) - min(estimates)
     error = min(max(spread, MIN_ERROR_FRACTION * period), MAX_ERROR_FRACTION * period)
     if t_in - t_out > 1.5 * period:  # frames were dropped around the touch: we know less

@@ -21,6 +21,15 @@ def test_edge_crossing_is_found_below_the_frame_period(t_touch, speed):
     assert estimate.error >= 0.15 * PERIOD
 
 
+@pytest.mark.parametrize("t_touch", [0.108, 0.112])
+def test_a_fast_card_is_timed_by_its_approach_though_its_overlap_reads_short(t_touch):
+    # 2400 mm/s (cards slapped down that fast were measured on rendered games): 80 mm a frame, and
+    # the overlap cannot read deeper than the pile's half width (~32 mm)
+    samples = [(frame, t, max(distance, -31.5)) for frame, t, distance in approach(t_touch, 2400.0)]
+    contact = next(i for i, sample in enumerate(samples) if sample[2] <= 0)
+    assert abs(estimate_touch(samples[:contact + 1], PERIOD, pixel_mm=2.0).t - t_touch) < PERIOD / 20
+
+
 def test_already_touching_when_first_seen_is_half_a_frame_uncertain():
     estimate = estimate_touch([(5, 5 / 30, -3.0)], PERIOD)
     assert estimate.t == pytest.approx(5 / 30 - PERIOD / 2)

@@ -4,7 +4,8 @@
 
 The deck is a pinochle deck (9 to A); each labelled box covers a card. A detection is right when its
 outline's bounding box overlaps an unclaimed labelled box of the same rank at IoU >= 0.5 (detections
-taken best first). Rank recall = right / labelled boxes; rank precision = right / detections.
+taken best first). Rank recall = right / labelled boxes; rank precision = right / detections. A card
+mostly under others is labelled by the part that shows, as `find_cards` outlines it.
 Read-only use of the folder; never a test dependency; no threshold is tuned here.
 """
 

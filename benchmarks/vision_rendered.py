@@ -37,14 +37,14 @@ def evaluate(recogniser, scenes: int, *, first_seed: int = BENCHMARK_SEED, size:
         model_seconds.append(time.perf_counter() - started)
         detections_total += len(detections)
         for detection in detections:
-            if any(quad_iou(detection.quad, card.quad) >= 0.5 for card in scene.cards if card.visible >= 0.3):
+            if any(quad_iou(detection.outline, card.quad) >= 0.5 for card in scene.cards if card.visible >= 0.3):
                 detections_on_cards += 1
         for card in scene.cards:
             inside = card.quad[:, 0].min() >= 0 and card.quad[:, 1].min() >= 0 and card.quad[:, 0].max() <= width and card.quad[:, 1].max() <= height
             if card.visible < FULLY_VISIBLE or not inside:
                 continue
             counted += 1
-            matches = [(quad_iou(d.quad, card.quad), d) for d in detections]
+            matches = [(quad_iou(d.outline, card.quad), d) for d in detections]
             matches = [m for m in matches if m[0] >= 0.5]
             if not matches:
                 continue

@@ -17,6 +17,7 @@ from referee.vision.detection import CardDetection
 from referee.vision.geometry import face_crop, index_crops, order_card_corners, quad_iou, refine_outline, turn_half_round
 from referee.vision.onnx_models import CardDetector, FaceClassifier, IndexClassifier
 from referee.vision.outlines import card_sized_outlines, local_outline, paper_outlines
+from referee.vision.overlaps import showing_outlines
 
 DETECTOR_FILE = "card_detector.onnx"
 CLASSIFIER_FILE = "card_index_classifier.onnx"
@@ -242,7 +243,8 @@ class OnnxCardRecogniser:
         return mixed
 
     def find_cards(self, image_bgr: np.ndarray) -> list[CardDetection]:
-        """Every card whose index can be read, best first."""
+        """Every card whose index can be read, best first; one partly under others outlined where it
+        shows (`CardDetection.whole_quad` keeps its whole outline)."""
         image = check_image(image_bgr)
         found = self._candidates(image, None)
         if not found:
@@ -256,7 +258,10 @@ class OnnxCardRecogniser:
                 continue
             detections.append(CardDetection(card=card, confidence=min(1.0, confidence), quad=quad))
         detections.sort(key=lambda detection: -detection.confidence)
-        return _drop_duplicates(detections)
+        detections = _drop_duplicates(detections)
+        showing = showing_outlines(image, [detection.quad for detection in detections])
+        return [detection if part is None else CardDetection(detection.card, detection.confidence, part, whole_quad=detection.quad)
+                for detection, part in zip(detections, showing)]
 
     def name_top_card(self, rectified_pile_image: np.ndarray) -> tuple[Card | None, float]:
         """Name the card on top of a pile seen from above (a rectified view around one pile); an empty

@@ -31,3 +31,14 @@ def test_a_detection_is_frozen_and_serialises_as_the_interface_says():
     assert detection.to_json() == {"card": "10H", "confidence": 0.9712, "quad": [[0.0, 0.0], [63.0, 0.0], [63.0, 88.0], [0.0, 88.0]]}
     assert detection.box() == (0.0, 0.0, 63.0, 88.0)
     assert CardDetection(card=Card("7"), confidence=0.5, quad=SQUARE).to_json()["card"] == "7?"
+
+
+def test_a_card_partly_hidden_serialises_its_showing_outline_and_its_whole_one():
+    strip = [[0, 0], [20, 0], [20, 88], [0, 88]]
+    detection = CardDetection(card=Card("9", "S"), confidence=0.9, quad=strip, whole_quad=SQUARE)
+    assert detection.to_json()["quad"][1] == [20.0, 0.0]
+    assert detection.to_json()["whole_quad"][1] == [63.0, 0.0]
+    assert detection.outline.tolist() == np.asarray(SQUARE, np.float32).tolist()
+    assert CardDetection(card=Card("9", "S"), confidence=0.9, quad=SQUARE).outline is not None
+    with pytest.raises(ValueError):
+        CardDetection(card=Card("9", "S"), confidence=0.9, quad=strip, whole_quad=[[0, 0], [1, 1]])

@@ -36,6 +36,9 @@ NEAR_MM = 10.0
 HOLDING_MAX_SPEED = 900.0
 #: Depth (mm) of the front part of a hand whose centroid is followed (fingers and palm, not the arm).
 FRONT_MM = 60.0
+#: A change whose outline fills at least this share of a card, and is no bigger than a card, is taken
+#: as the new top card itself (not the card-coloured patch around it, which takes in the pile beneath).
+WHOLE_CARD_SHARE = 0.85
 #: Card-coloured area (mm^2) a hand must carry near a place for the card's edge, not the hand's, to be
 #: timed. Lower: a few pale knuckles count as a card; higher: a card mostly under the fingers is missed.
 MIN_CARD_PIXELS = 250.0
@@ -329,11 +332,6 @@ class PlaceTracker:
         """Earliest touch time of visits not yet reported (the pipeline holds later rulings back for it)."""
         times = [visit.touch.t for visit in list(self.visits.values()) + self.finished if visit.touch is not None]
         return min(times) if times else None
-
-
-#: A change whose outline fills at least this share of a card, and is no bigger than a card, is taken
-#: as the new top card itself.
-WHOLE_CARD_SHARE = 0.85
 
 
 def _card_sized(hull: np.ndarray, px_per_mm: float) -> np.ndarray | None:

@@ -136,6 +136,12 @@ class PlaceTracker:
                 local, card_seen = carried, True
         return self._distance(local), card_seen, front
 
+    def _within_reach(self, box: tuple[int, int, int, int] | None) -> bool:
+        if box is None or box[2] == 0:
+            return False
+        x, y, width, height = box
+        return x < self.cols.stop and x + width > self.cols.start and y < self.rows.stop and y + height > self.rows.start
+
     def _front(self, local: np.ndarray, player: str) -> tuple[float, float]:
         """Centroid (mm) of the part of the hand within FRONT_MM of its leading point (the fingers and
         palm, not the arm): it moves with the hand and is measured below a pixel."""
@@ -156,10 +162,15 @@ class PlaceTracker:
     # per frame ------------------------------------------------------------------------------------
     def step(self, view: np.ndarray, owned: dict[str, np.ndarray], frame: int, t: float,
              period: float, carried: dict[str, np.ndarray] | None = None,
-             cardlike: np.ndarray | None = None) -> PlaceChange | None:
+             cardlike: np.ndarray | None = None, hand_boxes: dict | None = None) -> PlaceChange | None:
+        """`hand_boxes`: each player's (x, y, width, height) around their mask, when known: a hand whose
+        box misses this place's region is not near it, without looking at its pixels."""
         busy = False
         for player, hand in owned.items():
-            measured = self._measure(hand, carried.get(player) if carried else None, player)
+            if hand_boxes is not None and not self._within_reach(hand_boxes.get(player)):
+                measured = None
+            else:
+                measured = self._measure(hand, carried.get(player) if carried else None, player)
             visit = self.visits.get(player)
             if measured is None:
                 if visit is not None:

@@ -165,7 +165,7 @@ class TableTracker:
         changes: list[tuple[Place, PlaceChange]] = []
         for place, tracker in self.places.items():
             finished_before = len(tracker.finished)
-            change = tracker.step(view, masks.owned, frame.index, frame.t, self.period, carried, cardlike)
+            change = tracker.step(view, masks.owned, frame.index, frame.t, self.period, carried, cardlike, masks.boxes)
             if place.kind == "spit_pile" and len(tracker.finished) > finished_before:
                 crop = self.view.crop(frame.image, tracker.rect, READ_PX_PER_MM)
                 for visit in tracker.finished[finished_before:]:

@@ -259,3 +259,18 @@ def test_places_follow_the_cards_where_the_players_laid_them_out():
     arrivals = [s for s in sightings if isinstance(s, Arrival)]
     assert [(a.player, a.pile, str(a.card)) for a in arrivals] == [("B", 1, "10H")]
     assert abs(arrivals[0].t - 1.6) < 0.5 / FPS
+
+
+def test_a_pile_nudged_by_a_hand_is_no_play_and_the_next_card_is_timed_where_the_pile_now_lies():
+    table = laid_out()
+    pile = LAYOUT.spit_pile_centre(0)
+    nudged = (pile[0] + 14.0, pile[1] - 9.0)
+    top = next(lying for lying in table.lying if lying[1] == pile)
+    top[3] = 1.0  # the 5H is pushed aside by A's hand at 1.0 s
+    table.lay(Card.parse("5H"), nudged, t_from=1.0)
+    table.play("A", Card.parse("AS"), LAYOUT.stock_centre("A", 2), pile, t_touch=1.0, slap=True)  # a hand, no card
+    table.play("B", Card.parse("4S"), LAYOUT.stock_centre("B", 0), nudged, t_touch=2.2)
+    sightings = run(table, 3.2)
+    arrivals = [s for s in sightings if isinstance(s, Arrival)]
+    assert [(a.player, a.pile, str(a.card)) for a in arrivals] == [("B", 0, "4S")]
+    assert abs(arrivals[0].t - 2.2) < 1 / FPS / 3

@@ -39,6 +39,7 @@ def test_a_card_partly_hidden_serialises_its_showing_outline_and_its_whole_one()
     assert detection.to_json()["quad"][1] == [20.0, 0.0]
     assert detection.to_json()["whole_quad"][1] == [63.0, 0.0]
     assert detection.outline.tolist() == np.asarray(SQUARE, np.float32).tolist()
-    assert CardDetection(card=Card("9", "S"), confidence=0.9, quad=SQUARE).outline is not None
+    whole = CardDetection(card=Card("9", "S"), confidence=0.9, quad=SQUARE)
+    assert whole.outline is whole.quad and "whole_quad" not in whole.to_json()
     with pytest.raises(ValueError):
         CardDetection(card=Card("9", "S"), confidence=0.9, quad=strip, whole_quad=[[0, 0], [1, 1]])

@@ -64,6 +64,13 @@ class BackgroundModel:
         mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, self._kernel)
         return cv2.morphologyEx(mask, cv2.MORPH_CLOSE, self._bridge)
 
+    def moving(self, view: np.ndarray) -> np.ndarray | None:
+        """Mask (uint8 0/1) of what changed since the last view given to `update`; None before it."""
+        if self._previous is None:
+            return None
+        blue, green, red = cv2.split(cv2.absdiff(view, self._previous))
+        return (cv2.max(cv2.max(blue, green), red) > STILL_PIXEL).view(np.uint8)
+
     def update(self, view: np.ndarray, foreground: np.ndarray, hands: np.ndarray | None = None) -> None:
         """Blend still parts of the view into the model; take in foreground that has stopped moving.
         `hands`: a mask of the players' hands and arms; the still parts of one whose hand still moves are

@@ -22,6 +22,14 @@ PLAYERS = ("A", "B")
 EDGE_ROWS = 2
 #: Blobs smaller than this (view pixels) are noise, not hands.
 MIN_HAND_PIXELS = 30
+#: A moving blob touching no edge stays a player's hand when this share of it was theirs a frame before
+#: (and is both players' when half this share of it was each one's).
+FOLLOWED_SHARE = 0.3
+#: ... and when at least this share of it moved since the last frame (the table a hand uncovers does not).
+MOVING_SHARE = 0.25
+#: A blob at least this much card is a card (one just let go), not a hand, whoever held it.
+CARD_BLOB_SHARE = 0.6
+MERGED = -1
 
 
 @dataclass(frozen=True)
@@ -40,7 +48,11 @@ class HandTracker:
         self.shape = shape
         self._previous: dict[str, np.ndarray] = {player: np.zeros(shape, np.uint8) for player in PLAYERS}
 
-    def split(self, foreground: np.ndarray) -> HandMasks:
+    def split(self, foreground: np.ndarray, cardlike: np.ndarray | None = None, moving: np.ndarray | None = None) -> HandMasks:
+        """Who owns which foreground. With `cardlike` (card-coloured pixels) and `moving` (pixels changed
+        since the last frame): a moving blob touching no edge stays its owner's if it lay in their hand's
+        place a frame ago and is not mostly card (a hand whose arm the camera does not see against the
+        table, or a hand drawn without one); not a card just let go, nor the still table a hand uncovered."""
         count, labels = cv2.connectedComponents(foreground, connectivity=8)
         areas = np.bincount(labels.ravel(), minlength=count)  # a third of the time the stats would take
         top = set(np.unique(labels[:EDGE_ROWS])) - {0}
@@ -51,14 +63,15 @@ class HandTracker:
         # what each blob is, by label: 1 A's hand, 2 B's, 3 loose; 0 background, noise, or both hands merged
         kinds = np.zeros(count, np.uint8)
         merged = []
+        followed = self._followed(labels, count, areas, cardlike, moving) if cardlike is not None and moving is not None else {}
         for label in range(1, count):
             if areas[label] < MIN_HAND_PIXELS:
                 continue
             in_a, in_b = label in top, label in bottom
-            if in_a and in_b:
+            if (in_a and in_b) or (not in_a and not in_b and followed.get(label) == MERGED):
                 merged.append(label)
             else:
-                kinds[label] = 1 if in_a else 2 if in_b else 3
+                kinds[label] = 1 if in_a else 2 if in_b else followed.get(label, 3)
         # each pixel's kind by its label: a table look-up where labels fit a byte, three times faster
         blobs = cv2.LUT(labels.astype(np.uint8), np.pad(kinds, (0, 256 - count))) if count <= 256 else kinds[labels]
         owned = {"A": (blobs == 1).view(np.uint8), "B": (blobs == 2).view(np.uint8)}
@@ -69,6 +82,23 @@ class HandTracker:
         edges = {"A": int(np.count_nonzero(owned["A"][:EDGE_ROWS])), "B": int(np.count_nonzero(owned["B"][-EDGE_ROWS:]))}
         boxes = {player: cv2.boundingRect(mask) for player, mask in owned.items()}  # (0, 0, 0, 0) when empty
         return HandMasks(owned=owned, loose=loose, edge_pixels=edges, boxes=boxes)
+
+    def _followed(self, labels: np.ndarray, count: int, areas: np.ndarray, cardlike: np.ndarray, moving: np.ndarray) -> dict[int, int]:
+        """Blobs (by label) that keep last frame's owner (kind 1 or 2), or MERGED where both players'
+        hands were in them (split then like two arms that touch)."""
+        before = {kind: np.bincount(labels[self._previous[player] > 0], minlength=count) for kind, player in ((1, "A"), (2, "B"))}
+        card = np.bincount(labels[cardlike > 0], minlength=count)
+        moved = np.bincount(labels[moving > 0], minlength=count)
+        followed = {}
+        for label in range(1, count):
+            if card[label] >= CARD_BLOB_SHARE * areas[label] or moved[label] < MOVING_SHARE * areas[label]:
+                continue
+            owners = [kind for kind in before if before[kind][label] >= FOLLOWED_SHARE * areas[label] / 2]
+            if len(owners) == 2:
+                followed[label] = MERGED
+            elif owners and before[owners[0]][label] >= FOLLOWED_SHARE * areas[label]:
+                followed[label] = owners[0]
+        return followed
 
     def _side_arms(self, labels: np.ndarray) -> dict[int, str]:
         """Blobs crossing the left or right edge of the view, with the player on whose half they cross it."""

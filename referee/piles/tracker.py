@@ -157,8 +157,8 @@ class TableTracker:
         foreground = self.background.foreground(view)
         if frame.index % max(1, int(round(1.0 / self.period))) == 0:
             self.bare_strips.follow_the_light(self.table_colour, view, foreground)
-        masks = self.hands.split(foreground)
         cardlike = card_coloured(view)
+        masks = self.hands.split(foreground, cardlike, self.background.moving(view))
         carried = {player: cv2.bitwise_and(mask, cardlike) for player, mask in masks.owned.items()}
         self.last_masks, self.last_view, self.last_cardlike = masks, view, cardlike
         sightings: list[Sighting] = []

@@ -67,3 +67,55 @@ def test_two_arms_merged_over_one_pile_are_split_by_who_owned_each_part_before()
     assert masks.owned["A"][100, 200] == 1 and masks.owned["B"][100, 200] == 0
     assert masks.owned["B"][200, 200] == 1 and masks.owned["A"][200, 200] == 0
     assert (masks.owned["A"] | masks.owned["B"])[0:300, 190:210].all()
+
+
+def test_a_hand_that_leaves_its_arm_behind_stays_its_players_while_it_moves():
+    # a hand drawn without an arm, or whose sleeve matches the table: it came in over A's edge, then
+    # floats over the middle touching no edge
+    hands, nothing = HandTracker(SHAPE), blank()
+    entering = blank()
+    entering[0:60, 150:190] = 1
+    hands.split(entering, nothing, entering)
+    floating = blank()
+    floating[40:100, 150:190] = 1
+    masks = hands.split(floating, nothing, floating)
+    assert masks.owned["A"][70, 170] == 1 and not masks.loose.any()
+    further = blank()
+    further[65:125, 155:195] = 1  # 25 px on: 50 mm in a frame, 1.5 m/s at 30 fps
+    masks = hands.split(further, nothing, further)
+    assert masks.owned["A"][110, 180] == 1
+
+
+def test_two_floating_hands_that_meet_are_split_between_their_players():
+    hands, nothing = HandTracker(SHAPE), blank()
+    both = blank()
+    both[0:60, 100:140] = 1     # A's hand coming in at the top
+    both[240:300, 160:200] = 1  # B's at the bottom
+    hands.split(both, nothing, both)
+    near = blank()
+    near[40:100, 100:140] = 1
+    near[200:260, 160:200] = 1
+    hands.split(near, nothing, near)
+    nearer = blank()
+    nearer[70:130, 110:150] = 1
+    nearer[170:230, 150:190] = 1
+    hands.split(nearer, nothing, nearer)
+    met = blank()
+    met[95:155, 115:155] = 1
+    met[150:210, 145:185] = 1   # the two hands touch over the middle, one blob touching no edge
+    masks = hands.split(met, nothing, met)
+    assert masks.owned["A"][110, 130] == 1 and masks.owned["B"][110, 130] == 0
+    assert masks.owned["B"][200, 170] == 1 and masks.owned["A"][200, 170] == 0
+
+
+def test_what_a_hand_leaves_behind_is_not_its_hand():
+    hands, nothing = HandTracker(SHAPE), blank()
+    arm = blank()
+    arm[0:120, 150:190] = 1
+    hands.split(arm, nothing, arm)
+    left = blank()
+    left[90:120, 150:190] = 1  # where the hand was: still (the table it uncovered, not yet in the model)
+    assert hands.split(left, nothing, blank()).loose[100, 170] == 1
+    hands.split(arm, nothing, arm)
+    card = left.copy()         # or a card just let go, moving as it settles: mostly card
+    assert hands.split(left, card, left).loose[100, 170] == 1

@@ -71,18 +71,18 @@ class BackgroundModel:
         blue, green, red = cv2.split(cv2.absdiff(view, self._previous))
         return (cv2.max(cv2.max(blue, green), red) > STILL_PIXEL).view(np.uint8)
 
-    def update(self, view: np.ndarray, foreground: np.ndarray, hands: np.ndarray | None = None) -> None:
+    def update(self, view: np.ndarray, foreground: np.ndarray, hands: np.ndarray | None = None,
+               moving: np.ndarray | None = None) -> None:
         """Blend still parts of the view into the model; take in foreground that has stopped moving.
         `hands`: a mask of the players' hands and arms; the still parts of one whose hand still moves are
         taken in only after HAND_ABSORB_FACTOR times as long. (A blob wholly still goes in as usual: an
-        arm laid to rest, or the ghost of a hand that was in the very first view, now gone.)"""
+        arm laid to rest, or the ghost of a hand that was in the very first view, now gone.) `moving`:
+        `self.moving(view)` when the caller has it already."""
         self._last_background = (foreground == 0).astype(np.uint8)
         if self.adapt_rate > 0:
             cv2.accumulateWeighted(view, self.model, self.adapt_rate, mask=self._last_background)
         if self._previous is not None:
-            change = cv2.absdiff(view, self._previous)
-            blue, green, red = cv2.split(change)
-            moving = cv2.max(cv2.max(blue, green), red) > STILL_PIXEL
+            moving = (self.moving(view) if moving is None else moving).view(bool)
             still_foreground = (foreground > 0) & ~moving
             self._still_count = np.where(still_foreground, self._still_count + 1, 0).astype(np.int16)
             settled = self._still_count >= self.absorb_frames

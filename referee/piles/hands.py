@@ -29,6 +29,7 @@ FOLLOWED_SHARE = 0.3
 MOVING_SHARE = 0.25
 #: A blob at least this much card is a card (one just let go), not a hand, whoever held it.
 CARD_BLOB_SHARE = 0.6
+#: What `_followed` calls a floating blob both players' hands were in a frame ago.
 MERGED = -1
 
 
@@ -63,7 +64,8 @@ class HandTracker:
         # what each blob is, by label: 1 A's hand, 2 B's, 3 loose; 0 background, noise, or both hands merged
         kinds = np.zeros(count, np.uint8)
         merged = []
-        followed = self._followed(labels, count, areas, cardlike, moving) if cardlike is not None and moving is not None else {}
+        floating = [label for label in range(1, count) if label not in top and label not in bottom and areas[label] >= MIN_HAND_PIXELS]
+        followed = self._followed(labels, count, areas, cardlike, moving, floating) if floating and cardlike is not None and moving is not None else {}
         for label in range(1, count):
             if areas[label] < MIN_HAND_PIXELS:
                 continue
@@ -83,14 +85,15 @@ class HandTracker:
         boxes = {player: cv2.boundingRect(mask) for player, mask in owned.items()}  # (0, 0, 0, 0) when empty
         return HandMasks(owned=owned, loose=loose, edge_pixels=edges, boxes=boxes)
 
-    def _followed(self, labels: np.ndarray, count: int, areas: np.ndarray, cardlike: np.ndarray, moving: np.ndarray) -> dict[int, int]:
-        """Blobs (by label) that keep last frame's owner (kind 1 or 2), or MERGED where both players'
-        hands were in them (split then like two arms that touch)."""
+    def _followed(self, labels: np.ndarray, count: int, areas: np.ndarray, cardlike: np.ndarray, moving: np.ndarray,
+                  floating: list[int]) -> dict[int, int]:
+        """Of the `floating` blobs (by label; touching no edge), those that keep last frame's owner (kind
+        1 or 2), or MERGED where both players' hands were in them (split then like two arms that touch)."""
         before = {kind: np.bincount(labels[self._previous[player] > 0], minlength=count) for kind, player in ((1, "A"), (2, "B"))}
         card = np.bincount(labels[cardlike > 0], minlength=count)
         moved = np.bincount(labels[moving > 0], minlength=count)
         followed = {}
-        for label in range(1, count):
+        for label in floating:
             if card[label] >= CARD_BLOB_SHARE * areas[label] or moved[label] < MOVING_SHARE * areas[label]:
                 continue
             owners = [kind for kind in before if before[kind][label] >= FOLLOWED_SHARE * areas[label] / 2]

@@ -158,7 +158,8 @@ class TableTracker:
         if frame.index % max(1, int(round(1.0 / self.period))) == 0:
             self.bare_strips.follow_the_light(self.table_colour, view, foreground)
         cardlike = card_coloured(view)
-        masks = self.hands.split(foreground, cardlike, self.background.moving(view))
+        moving = self.background.moving(view)
+        masks = self.hands.split(foreground, cardlike, moving)
         carried = {player: cv2.bitwise_and(mask, cardlike) for player, mask in masks.owned.items()}
         self.last_masks, self.last_view, self.last_cardlike = masks, view, cardlike
         sightings: list[Sighting] = []
@@ -172,7 +173,7 @@ class TableTracker:
                     visit.snapshot = crop
             if change is not None:
                 changes.append((place, change))
-        self.background.update(view, foreground, _arms(masks))
+        self.background.update(view, foreground, _arms(masks), moving)
         for place, change in changes:
             rows, cols = place_slices(self.places[place])
             self.background.absorb(view, rows, cols)

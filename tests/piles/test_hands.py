@@ -69,41 +69,32 @@ def test_two_arms_merged_over_one_pile_are_split_by_who_owned_each_part_before()
     assert (masks.owned["A"] | masks.owned["B"])[0:300, 190:210].all()
 
 
+def moving_over(hands: HandTracker, *regions: tuple[slice, slice]):
+    """One frame of hands moving over `regions` (row and column slices of the view), no card in them."""
+    foreground = blank()
+    for rows, cols in regions:
+        foreground[rows, cols] = 1
+    return hands.split(foreground, blank(), foreground)
+
+
 def test_a_hand_that_leaves_its_arm_behind_stays_its_players_while_it_moves():
     # a hand drawn without an arm, or whose sleeve matches the table: it came in over A's edge, then
     # floats over the middle touching no edge
-    hands, nothing = HandTracker(SHAPE), blank()
-    entering = blank()
-    entering[0:60, 150:190] = 1
-    hands.split(entering, nothing, entering)
-    floating = blank()
-    floating[40:100, 150:190] = 1
-    masks = hands.split(floating, nothing, floating)
+    hands = HandTracker(SHAPE)
+    moving_over(hands, (slice(0, 60), slice(150, 190)))
+    masks = moving_over(hands, (slice(40, 100), slice(150, 190)))
     assert masks.owned["A"][70, 170] == 1 and not masks.loose.any()
-    further = blank()
-    further[65:125, 155:195] = 1  # 25 px on: 50 mm in a frame, 1.5 m/s at 30 fps
-    masks = hands.split(further, nothing, further)
+    masks = moving_over(hands, (slice(65, 125), slice(155, 195)))  # 25 px on: 50 mm in a frame, 1.5 m/s at 30 fps
     assert masks.owned["A"][110, 180] == 1
 
 
 def test_two_floating_hands_that_meet_are_split_between_their_players():
-    hands, nothing = HandTracker(SHAPE), blank()
-    both = blank()
-    both[0:60, 100:140] = 1     # A's hand coming in at the top
-    both[240:300, 160:200] = 1  # B's at the bottom
-    hands.split(both, nothing, both)
-    near = blank()
-    near[40:100, 100:140] = 1
-    near[200:260, 160:200] = 1
-    hands.split(near, nothing, near)
-    nearer = blank()
-    nearer[70:130, 110:150] = 1
-    nearer[170:230, 150:190] = 1
-    hands.split(nearer, nothing, nearer)
-    met = blank()
-    met[95:155, 115:155] = 1
-    met[150:210, 145:185] = 1   # the two hands touch over the middle, one blob touching no edge
-    masks = hands.split(met, nothing, met)
+    hands = HandTracker(SHAPE)
+    moving_over(hands, (slice(0, 60), slice(100, 140)), (slice(240, 300), slice(160, 200)))  # A's at the top, B's at the bottom
+    moving_over(hands, (slice(40, 100), slice(100, 140)), (slice(200, 260), slice(160, 200)))
+    moving_over(hands, (slice(70, 130), slice(110, 150)), (slice(170, 230), slice(150, 190)))
+    # the two hands touch over the middle, one blob touching no edge
+    masks = moving_over(hands, (slice(95, 155), slice(115, 155)), (slice(150, 210), slice(145, 185)))
     assert masks.owned["A"][110, 130] == 1 and masks.owned["B"][110, 130] == 0
     assert masks.owned["B"][200, 170] == 1 and masks.owned["A"][200, 170] == 0
 

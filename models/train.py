@@ -229,15 +229,16 @@ def generate_data(root: pathlib.Path, *, train_scenes: int, val_scenes: int, det
     return summary
 
 
-def add_scenes(root: pathlib.Path, *, first: int, count: int, detector_side: int, workers: int = 2) -> dict:
-    """Render `count` more training scenes (seeds from `first`) into an existing data folder, keeping
-    what is there: fresh scenes for fine-tuning after the scene generator learns something new."""
+def add_scenes(root: pathlib.Path, *, first: int, count: int, detector_side: int, workers: int = 2, split: str = "train") -> dict:
+    """Render `count` more scenes (seeds from `first`) into an existing data folder, keeping what is
+    there (a scene already there is drawn again): fresh scenes for fine-tuning after the scene
+    generator learns something new."""
     if not (root / "detector" / "cards.yaml").exists():
         raise SystemExit(f"no training data in {root}: run `python -m models.train --stage data` first")
-    jobs = [(first + k, "train", detector_side, str(root)) for k in range(count)]
+    jobs = [(first + k, split, detector_side, str(root)) for k in range(count)]
     with multiprocessing.get_context("fork").Pool(workers) as pool:
         counts = pool.map(_scene_job, jobs, chunksize=8)
-    summary = {"added_scenes": count, "first_seed": first, "detector_boxes": int(sum(c[0] for c in counts)), "index_crops": int(sum(c[1] for c in counts))}
+    summary = {"added_scenes": count, "split": split, "first_seed": first, "detector_boxes": int(sum(c[0] for c in counts)), "index_crops": int(sum(c[1] for c in counts))}
     print(f"data: {summary}", flush=True)
     return summary
 
@@ -328,7 +329,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m models.train", description=__doc__.split("\n\n")[0])
     parser.add_argument("--quick", action="store_true", help="tiny data and one epoch each, exported to models/runs/quick/ (CI smoke run)")
     parser.add_argument("--resume", action="store_true", help="continue from models/runs/<stage>/weights/last.pt")
-    parser.add_argument("--stage", choices=("all", "data", "more-scenes", "crops", "classifier", "faces", "face-classifier", "detector", "export"), default="all")
+    parser.add_argument("--stage", choices=("all", "data", "more-scenes", "scenes", "crops", "classifier", "faces", "face-classifier", "detector", "export"), default="all")
     parser.add_argument("--cards", type=int, default=10000, help="close-up single cards rendered for index crops")
     parser.add_argument("--scenes", type=int, default=3000, help="training scenes to render (validation: a tenth)")
     parser.add_argument("--first-scene", type=int, default=None, help="first seed of --stage more-scenes (default: after the scenes already there)")
@@ -360,6 +361,10 @@ def main(argv: list[str] | None = None) -> int:
         there = len(list((data_root / "detector" / "images" / "train").glob("*.jpg")))
         add_scenes(data_root, first=TRAIN_SEED + (args.first_scene if args.first_scene is not None else there), count=args.scenes,
                    detector_side=max(320, detector_size), workers=1 if quick else 2)
+    if args.stage == "scenes":  # the detector's scenes drawn again (the generator changed), the same seeds
+        for split, base in (("train", TRAIN_SEED), ("val", VAL_SEED)):
+            there = len(list((data_root / "detector" / "images" / split).glob("*.jpg")))
+            add_scenes(data_root, first=base, count=there, detector_side=max(320, detector_size), workers=1 if quick else 2, split=split)
     if args.stage in ("all", "data", "crops"):
         generate_card_crops(data_root / "index-cards", train_cards=60 if quick else args.cards,
                             workers=1 if quick else 2)

@@ -18,6 +18,7 @@ from referee.vision.geometry import face_crop, index_crops, order_card_corners, 
 from referee.vision.onnx_models import CardDetector, FaceClassifier, IndexClassifier
 from referee.vision.outlines import card_sized_outlines, local_outline, paper_outlines
 from referee.vision.overlaps import showing_outlines
+from referee.vision.picture_edge import part_in_picture, whole_card_guesses
 
 DETECTOR_FILE = "card_detector.onnx"
 CLASSIFIER_FILE = "card_index_classifier.onnx"
@@ -207,6 +208,7 @@ class OnnxCardRecogniser:
                 local = local_outline(image, quad)
                 if local is not None:
                     options.insert(0, order_card_corners(local))
+                options.extend(whole_card_guesses(quad, image.shape[1], image.shape[0]))
             found.append((options, score))
         # a pile view of known scale has card-sized outlines instead: paper regions were measured to change
         # no reading there (926 views from rendered games) at a third of the time
@@ -243,8 +245,8 @@ class OnnxCardRecogniser:
         return mixed
 
     def find_cards(self, image_bgr: np.ndarray) -> list[CardDetection]:
-        """Every card whose index can be read, best first; one partly under others outlined where it
-        shows (`CardDetection.whole_quad` keeps its whole outline)."""
+        """Every card whose index can be read, best first; one partly under others or cut by the
+        picture's edge outlined where it shows (`CardDetection.whole_quad` keeps its whole outline)."""
         image = check_image(image_bgr)
         found = self._candidates(image, None)
         if not found:
@@ -259,9 +261,11 @@ class OnnxCardRecogniser:
             detections.append(CardDetection(card=card, confidence=min(1.0, confidence), quad=quad))
         detections.sort(key=lambda detection: -detection.confidence)
         detections = _drop_duplicates(detections)
+        height, width = image.shape[:2]
         showing = showing_outlines(image, [detection.quad for detection in detections])
+        in_picture = [part_in_picture(detection.quad, width, height) for detection in detections]
         return [detection if part is None else CardDetection(detection.card, detection.confidence, part, whole_quad=detection.quad)
-                for detection, part in zip(detections, showing)]
+                for detection, part in zip(detections, (cut if cut is not None else shown for cut, shown in zip(in_picture, showing)))]
 
     def name_top_card(self, rectified_pile_image: np.ndarray) -> tuple[Card | None, float]:
         """Name the card on top of a pile seen from above (a rectified view around one pile); an empty

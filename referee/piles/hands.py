@@ -25,8 +25,10 @@ MIN_HAND_PIXELS = 30
 #: A moving blob touching no edge stays a player's hand when this share of it was theirs a frame before
 #: (and is both players' when half this share of it was each one's).
 FOLLOWED_SHARE = 0.3
-#: ... and when at least this share of it moved since the last frame (the table a hand uncovers does not).
+#: ... and when at least this share of it moved in a 30th of a second (the table a hand uncovers does
+#: not); between frames closer together, proportionately less (a hand moves half as far a frame at 60 fps).
 MOVING_SHARE = 0.25
+MOVING_SHARE_PERIOD = 1 / 30
 #: A blob at least this much card is a card (one just let go), not a hand, whoever held it.
 CARD_BLOB_SHARE = 0.6
 #: What `_followed` calls a floating blob both players' hands were in a frame ago.
@@ -45,8 +47,9 @@ class HandMasks:
 
 
 class HandTracker:
-    def __init__(self, shape: tuple[int, int]) -> None:
+    def __init__(self, shape: tuple[int, int], *, frame_period: float = MOVING_SHARE_PERIOD) -> None:
         self.shape = shape
+        self.moving_share = MOVING_SHARE * min(1.0, frame_period / MOVING_SHARE_PERIOD)
         self._previous: dict[str, np.ndarray] = {player: np.zeros(shape, np.uint8) for player in PLAYERS}
 
     def split(self, foreground: np.ndarray, cardlike: np.ndarray | None = None, moving: np.ndarray | None = None) -> HandMasks:
@@ -94,7 +97,7 @@ class HandTracker:
         moved = np.bincount(labels[moving > 0], minlength=count)
         followed = {}
         for label in floating:
-            if card[label] >= CARD_BLOB_SHARE * areas[label] or moved[label] < MOVING_SHARE * areas[label]:
+            if card[label] >= CARD_BLOB_SHARE * areas[label] or moved[label] < self.moving_share * areas[label]:
                 continue
             owners = [kind for kind in before if before[kind][label] >= FOLLOWED_SHARE * areas[label] / 2]
             if len(owners) == 2:

@@ -76,7 +76,7 @@ class TableTracker:
         self._lay_out(layout or TableLayout(width=view.area_mm[0], height=view.area_mm[1]))
         self.readings: dict[Place, Reading] = {place: Reading(None) for place in self.places}
         self.background: BackgroundModel | None = None
-        self.hands = HandTracker(self.shape)
+        self.hands = HandTracker(self.shape, frame_period=self.period)
         self.table_colour = TableColour()
         self.last_cardlike: np.ndarray | None = None
         self._rows_to_fit = False  # layout_fit still to do once the hands are off the rows ...

@@ -1,6 +1,7 @@
 """Whose hand is which blob: arms from a player's edge, from the table's ends, merged arms, loose cards."""
 
 import numpy as np
+import pytest
 
 from referee.piles.hands import EDGE_ROWS, HandTracker
 
@@ -110,3 +111,16 @@ def test_what_a_hand_leaves_behind_is_not_its_hand():
     hands.split(arm, nothing, arm)
     card = left.copy()         # or a card just let go, moving as it settles: mostly card
     assert hands.split(left, card, left).loose[100, 170] == 1
+
+
+@pytest.mark.parametrize("frame_period, followed", [(1 / 60, True), (1 / 30, False)])
+def test_how_much_of_a_floating_hand_must_move_follows_the_frame_rate(frame_period, followed):
+    # between frames 1/60 s apart a hand moves half as far as between frames 1/30 s apart
+    hands = HandTracker(SHAPE, frame_period=frame_period)
+    moving_over(hands, (slice(0, 60), slice(150, 190)))  # in over A's edge
+    foreground, moving = blank(), blank()
+    foreground[40:100, 150:190] = 1
+    moving[88:100, 150:190] = 1  # only its front changed since the last frame: a fifth of it
+    masks = hands.split(foreground, blank(), moving)
+    assert (masks.owned["A"][70, 170] == 1) == followed
+    assert (masks.loose[70, 170] == 1) != followed

@@ -293,7 +293,8 @@ def _shown_quad(mm_to_image: np.ndarray, width: int, height: int) -> np.ndarray 
     """The card-aligned outline of the part of a card inside the picture; None when all of it is."""
     grid = np.stack(np.meshgrid(np.linspace(0, CARD_MM[0], 64), np.linspace(0, CARD_MM[1], 89)), axis=-1).reshape(-1, 2)
     points = _apply(mm_to_image, grid)
-    inside = (points[:, 0] >= 0) & (points[:, 0] <= width) & (points[:, 1] >= 0) & (points[:, 1] <= height)
+    slack = 1.5  # pixels: a card a pixel out is in the picture
+    inside = (points[:, 0] >= -slack) & (points[:, 0] <= width + slack) & (points[:, 1] >= -slack) & (points[:, 1] <= height + slack)
     if inside.all() or not inside.any():
         return None
     x0, y0 = grid[inside].min(axis=0)

@@ -1,5 +1,6 @@
 """The training scene generator: deterministic, labels that fit the picture, crops the runtime would cut."""
 
+import cv2
 import numpy as np
 import pytest
 
@@ -72,3 +73,28 @@ def test_real_room_conditions_change_the_picture_not_the_cards(monkeypatch):
     for first, second in zip(plain.cards, busy.cards):
         np.testing.assert_allclose(first.quad, second.quad)
     assert np.abs(plain.image.astype(int) - busy.image.astype(int)).mean() > 10
+
+
+def test_a_card_cut_by_the_picture_s_edge_is_labelled_by_its_part_in_the_picture():
+    cut = []
+    for seed in range(40):
+        scene = data_gen.render_scene(seed)
+        height, width = scene.image.shape[:2]
+        targets = data_gen.detector_targets(scene)
+        for scene_card in scene.cards:
+            quad = scene_card.quad
+            inside = quad[:, 0].min() >= -3 and quad[:, 1].min() >= -3 and quad[:, 0].max() <= width + 3 and quad[:, 1].max() <= height + 3
+            if scene_card.shown_quad is None:
+                assert inside or scene_card.visible == 0.0
+            elif any(target is scene_card for target in targets):
+                cut.append((scene, scene_card))
+    assert cut, "forty scenes should hold a card cut by the edge and taught"
+    for scene, scene_card in cut:
+        height, width = scene.image.shape[:2]
+        part = scene_card.shown_quad
+        assert cv2.contourArea(part) <= cv2.contourArea(scene_card.quad) + 1
+        labels = [np.array(line.split()[1:], float).reshape(4, 2) * [width, height] for line in data_gen.obb_label_lines(scene)]
+        clipped = np.clip(part, 0, [width, height])
+        assert any(np.abs(label - clipped).max() < 0.5 for label in labels)
+    # a corner just cut off leaves the card's whole box; a side cut off leaves a part
+    assert sum(cv2.contourArea(card.shown_quad) < 0.9 * cv2.contourArea(card.quad) for _, card in cut) >= 1

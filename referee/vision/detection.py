@@ -15,8 +15,9 @@ class CardDetection:
 
     `quad` is the card's outline as it shows in image pixels, shape (4, 2) float32, corners in
     clockwise order (in image coordinates, y down) starting from the corner nearest the card's upper-left
-    index. A card partly under others is outlined where it shows (as people outline cards in photos),
-    and then `whole_quad` is the whole card's outline; otherwise `whole_quad` is None and `quad` is it.
+    index. A card partly under others, or cut by the picture's edge, is outlined where it shows (as
+    people outline cards in photos), and then `whole_quad` is the whole card's outline (for a cut card,
+    partly outside the picture); otherwise `whole_quad` is None and `quad` is it.
     `confidence` in [0, 1] is how sure the recogniser is of `card` (rank and suit; a card whose suit
     could not be read has `card.suit is None`).
     """

@@ -22,7 +22,7 @@ from models.data_gen import (
     procedural_background,
 )
 from referee.synth import faces
-from referee.vision.geometry import CARD_MM, face_crop, order_card_corners
+from referee.vision.geometry import CARD_MM, SUIT_PX_PER_MM, face_crop, order_card_corners, suit_corners
 
 try:
     from referee.synth.surfaces import table_surface
@@ -125,4 +125,21 @@ def pile_view_samples(first_seed: int, count: int, designs: tuple[str, ...] | No
         image, label = pile_view_sample(seed, designs)
         images.append(image)
         labels.append(label)
+    return np.stack(images), labels
+
+
+# ------------------------------------------------------------------------------------------ suits
+SUIT_CLASSES = ("C", "D", "H", "S", NONE_CLASS)
+
+
+def suit_view_samples(first_seed: int, count: int, designs: tuple[str, ...] | None = None) -> tuple[np.ndarray, list[str]]:
+    """Both index corners (`referee.vision.geometry.suit_corners`) of the top card of `count` pile views
+    drawn as `pile_view_sample` draws them, labelled with the card's suit or `none`."""
+    size = tuple(int(round(v * SUIT_PX_PER_MM)) for v in CARD_MM)
+    images, labels = [], []
+    for seed in range(first_seed, first_seed + count):
+        face, label = pile_view_sample(seed, designs, size=size)
+        for crop in suit_corners(face):
+            images.append(crop)
+            labels.append(label if label == NONE_CLASS else label[-1])
     return np.stack(images), labels

@@ -29,6 +29,7 @@ DATA_DIR = MODELS_DIR / "data"
 DETECTOR_ONNX = "card_detector.onnx"
 CLASSIFIER_ONNX = "card_index_classifier.onnx"
 FACE_ONNX = "card_face_classifier.onnx"
+SUIT_ONNX = "card_suit_classifier.onnx"
 #: Deck designs the face classifier never trains on: its validation is on decks it has not seen, as the
 #: referee's will be on the players' own decks.
 FACE_HELD_OUT_DESIGNS = ("hershey", "svg:dondorf")
@@ -125,21 +126,24 @@ def generate_card_crops(root: pathlib.Path, *, train_cards: int, workers: int = 
     return sum(counts)
 
 
-def _face_chunk(job: tuple[int, int, bool]) -> tuple[np.ndarray, list[str]]:
+def _face_chunk(job: tuple[int, int, bool, str]) -> tuple[np.ndarray, list[str]]:
     from models import face_data
     from referee.synth import faces
 
-    first, count, held_out = job
+    first, count, held_out, kind = job
     designs = FACE_HELD_OUT_DESIGNS if held_out else tuple(d for d in faces.DESIGNS if d not in FACE_HELD_OUT_DESIGNS)
-    return face_data.pile_view_samples(first, count, designs)
+    samples = face_data.suit_view_samples if kind == "suits" else face_data.pile_view_samples
+    return samples(first, count, designs)
 
 
-def generate_face_views(root: pathlib.Path, *, train_views: int, val_views: int, workers: int = 2) -> None:
-    """Pile views for the face classifier (models/face_data.py) into `root`/{train,val}.npz."""
+def generate_face_views(root: pathlib.Path, *, train_views: int, val_views: int, workers: int = 2, kind: str = "faces") -> None:
+    """Pile views for the face classifier (models/face_data.py) into `root`/{train,val}.npz; with kind
+    "suits", the index corners of other pile views for the suit classifier."""
     root.mkdir(parents=True, exist_ok=True)
-    for split, count, first, held_out in (("train", train_views, 30_000_000, False), ("val", val_views, 31_000_000, True)):
+    seeds = {"faces": (30_000_000, 31_000_000), "suits": (32_000_000, 33_000_000)}[kind]
+    for split, count, first, held_out in (("train", train_views, seeds[0], False), ("val", val_views, seeds[1], True)):
         chunk = 250
-        jobs = [(first + start, min(chunk, count - start), held_out) for start in range(0, count, chunk)]
+        jobs = [(first + start, min(chunk, count - start), held_out, kind) for start in range(0, count, chunk)]
         if workers > 1:
             with multiprocessing.get_context("fork").Pool(workers) as pool:
                 parts = pool.map(_face_chunk, jobs, chunksize=1)
@@ -148,7 +152,7 @@ def generate_face_views(root: pathlib.Path, *, train_views: int, val_views: int,
         images = np.concatenate([part[0] for part in parts])
         labels = [label for part in parts for label in part[1]]
         np.savez(root / f"{split}.npz", images=images, labels=np.array(labels))
-        print(f"face views: {len(labels)} {split}", flush=True)
+        print(f"{kind} views: {len(labels)} {split}", flush=True)
 
 
 def train_face_classifier(root: pathlib.Path, target: pathlib.Path, *, name: str, epochs: int, threads: int,
@@ -177,6 +181,34 @@ def train_face_classifier(root: pathlib.Path, target: pathlib.Path, *, name: str
                              learning_rate=lr or 3e-3, log=lambda message: print(message, flush=True),
                              mix=face_net.court_picture_swap(courts))
     face_net.export(result["model"], names, target)
+    print(f"exported {run / 'last.pt'} -> {target}", flush=True)
+    return run / "last.pt"
+
+
+def train_suit_classifier(root: pathlib.Path, target: pathlib.Path, *, name: str, epochs: int, threads: int,
+                          start_from: pathlib.Path | None = None, lr: float | None = None) -> pathlib.Path:
+    """SuitNet on the index corners of pile views; its ONNX export goes to `target`."""
+    from models import face_data, index_net, suit_net
+
+    names = list(face_data.SUIT_CLASSES)
+    index = {label: number for number, label in enumerate(names)}
+
+    def load(split: str):
+        data = np.load(root / f"{split}.npz")
+        images = data["images"][:, :, :, ::-1].transpose(0, 3, 1, 2).copy()  # BGR NHWC -> RGB NCHW
+        return images, np.array([index[str(label)] for label in data["labels"]], dtype=np.int64)
+
+    train_data, val_data = load("train"), load("val")
+    print(f"suit corners: {len(train_data[0])} train, {len(val_data[0])} validation (decks never trained on)", flush=True)
+    run = _run_dir(name)
+    model = suit_net.build(len(names))
+    if start_from is not None and start_from.exists():
+        import torch
+
+        model.load_state_dict(torch.load(start_from, map_location="cpu"))
+    result = index_net.train(train_data, val_data, names, epochs=epochs, out=run, threads=threads, model=model, label="suit-net",
+                             learning_rate=lr or 3e-3, log=lambda message: print(message, flush=True))
+    suit_net.export(result["model"], names, target)
     print(f"exported {run / 'last.pt'} -> {target}", flush=True)
     return run / "last.pt"
 
@@ -329,7 +361,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m models.train", description=__doc__.split("\n\n")[0])
     parser.add_argument("--quick", action="store_true", help="tiny data and one epoch each, exported to models/runs/quick/ (CI smoke run)")
     parser.add_argument("--resume", action="store_true", help="continue from models/runs/<stage>/weights/last.pt")
-    parser.add_argument("--stage", choices=("all", "data", "more-scenes", "scenes", "crops", "classifier", "faces", "face-classifier", "detector", "export"), default="all")
+    parser.add_argument("--stage", choices=("all", "data", "more-scenes", "scenes", "crops", "classifier", "faces", "face-classifier", "suits", "suit-classifier", "detector", "export"), default="all")
     parser.add_argument("--cards", type=int, default=10000, help="close-up single cards rendered for index crops")
     parser.add_argument("--scenes", type=int, default=3000, help="training scenes to render (validation: a tenth)")
     parser.add_argument("--first-scene", type=int, default=None, help="first seed of --stage more-scenes (default: after the scenes already there)")
@@ -337,6 +369,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--classifier-epochs", type=int, default=5)
     parser.add_argument("--face-views", type=int, default=40000, help="pile views rendered for the face classifier")
     parser.add_argument("--face-epochs", type=int, default=10)
+    parser.add_argument("--suit-views", type=int, default=14000, help="pile views whose index corners train the suit classifier")
+    parser.add_argument("--suit-epochs", type=int, default=8)
     parser.add_argument("--hours", type=float, default=None, help="time budget of the detector (ultralytics `time`)")
     parser.add_argument("--threads", type=int, default=2)
     parser.add_argument("--start-from", type=pathlib.Path, default=None,
@@ -381,6 +415,14 @@ def main(argv: list[str] | None = None) -> int:
         start_from = args.start_from or (_run_dir(name) / "last.pt" if args.resume else None)
         train_face_classifier(data_root / "faces", out / FACE_ONNX, name=name, start_from=start_from, lr=args.lr,
                               epochs=1 if quick else args.face_epochs, threads=args.threads)
+    if args.stage in ("all", "data", "suits"):
+        generate_face_views(data_root / "suits", train_views=100 if quick else args.suit_views,
+                            val_views=30 if quick else max(500, args.suit_views // 14), workers=1 if quick else 2, kind="suits")
+    if args.stage in ("all", "suit-classifier"):
+        name = (args.name or "suit-classifier") + suffix
+        start_from = args.start_from or (_run_dir(name) / "last.pt" if args.resume else None)
+        train_suit_classifier(data_root / "suits", out / SUIT_ONNX, name=name, start_from=start_from, lr=args.lr,
+                              epochs=1 if quick else args.suit_epochs, threads=args.threads)
     if args.stage in ("all", "detector"):
         weights = train_detector(data_root / "detector" / "cards.yaml", name=(args.name or "detector") + suffix, start_from=args.start_from, lr=args.lr, epochs=1 if quick else args.detector_epochs,
                                  image_size=detector_size, resume=args.resume, hours=args.hours, threads=args.threads)

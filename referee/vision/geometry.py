@@ -24,6 +24,12 @@ INDEX_CROP_PX = 64
 #: what a 720p camera sees of a card on the table, so nothing the camera saw is lost and no more is made up.
 FACE_SIZE: tuple[int, int] = (56, 80)
 
+#: The suit classifier's view of a card: an index corner, SUIT_REGION_MM (width, height) of it, cut
+#: upright from the card warped whole at SUIT_PX_PER_MM. The corner index's rank and suit, and on most
+#: court cards the big suit sign in the corner of the picture's frame, lie there.
+SUIT_PX_PER_MM = 2.0
+SUIT_REGION_MM: tuple[float, float] = (32.0, 40.0)
+
 
 def order_card_corners(quad: np.ndarray) -> np.ndarray:
     """Corners of a card outline clockwise (y down), starting at an end of a short edge.
@@ -90,6 +96,19 @@ def _warp_region(image: np.ndarray, region_px: np.ndarray, size: int | tuple[int
 def face_crop(image: np.ndarray, quad: np.ndarray, size: tuple[int, int] = FACE_SIZE) -> np.ndarray:
     """The whole card of an ordered outline warped upright to `size` (width, height), area-averaged."""
     return _warp_region(image, np.asarray(quad, dtype=np.float32), size)
+
+
+def suit_corners(face: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The two index corners of an upright card warped whole at SUIT_PX_PER_MM (`suit_crops`), the
+    lower right turned half round, each SUIT_REGION_MM."""
+    width, height = (int(round(v * SUIT_PX_PER_MM)) for v in SUIT_REGION_MM)
+    return np.ascontiguousarray(face[:height, :width]), np.ascontiguousarray(face[::-1, ::-1][:height, :width])
+
+
+def suit_crops(image: np.ndarray, quad: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The suit classifier's two crops of the card of an ordered outline: corner 0's and corner 2's."""
+    size = tuple(int(round(v * SUIT_PX_PER_MM)) for v in CARD_MM)
+    return suit_corners(face_crop(image, quad, size))
 
 
 def index_crops(image: np.ndarray, quad: np.ndarray, size: int = INDEX_CROP_PX) -> tuple[np.ndarray, np.ndarray]:

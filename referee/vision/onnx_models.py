@@ -173,3 +173,16 @@ class FaceClassifier:
         batch = [cv2.cvtColor(crop if crop.shape[1::-1] == self.size else cv2.resize(crop, self.size, interpolation=cv2.INTER_AREA),
                               cv2.COLOR_BGR2RGB).transpose(2, 0, 1) for crop in crops]
         return self.session.run(None, {self.input_name: np.stack(batch).astype(np.float32) / 255.0})[0]
+
+
+class SuitClassifier(FaceClassifier):
+    """Names the suit of a card from one index corner (`geometry.suit_crops`), with the ONNX suit
+    classifier: classes `C`, `D`, `H`, `S` and `none`. Reads what the face classifier's small view
+    blurs: a heart from a diamond, a club from a spade, on court cards above all."""
+
+    SUITS = ("C", "D", "H", "S")
+
+    def __init__(self, path: pathlib.Path) -> None:
+        super().__init__(path)
+        if any(suit not in self.names for suit in self.SUITS):
+            raise ModelError(f"model file {path} does not name the four suits: expected classes C, D, H, S and none, got {self.names}")

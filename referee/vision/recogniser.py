@@ -14,8 +14,8 @@ import numpy as np
 from referee.errors import InputFileError, ModelError
 from referee.rules.cards import RANKS, SUITS, Card
 from referee.vision.detection import CardDetection
-from referee.vision.geometry import face_crop, index_crops, order_card_corners, quad_iou, refine_outline, turn_half_round
-from referee.vision.onnx_models import CardDetector, FaceClassifier, IndexClassifier
+from referee.vision.geometry import face_crop, index_crops, order_card_corners, quad_iou, refine_outline, suit_crops, turn_half_round
+from referee.vision.onnx_models import CardDetector, FaceClassifier, IndexClassifier, SuitClassifier
 from referee.vision.outlines import card_sized_outlines, local_outline, paper_outlines
 from referee.vision.overlaps import showing_outlines
 from referee.vision.picture_edge import part_in_picture, whole_card_guesses
@@ -23,6 +23,7 @@ from referee.vision.picture_edge import part_in_picture, whole_card_guesses
 DETECTOR_FILE = "card_detector.onnx"
 CLASSIFIER_FILE = "card_index_classifier.onnx"
 FACE_FILE = "card_face_classifier.onnx"
+SUIT_FILE = "card_suit_classifier.onnx"
 
 #: Lowest probability of the named card (rank and suit together) for a detection to be reported.
 #: Lowering it reports more cards seen at bad angles, and more misnamed ones.
@@ -43,6 +44,9 @@ PAPER_OUTLINE_SCORE = 0.4
 #: Weight of the face classifier against the corner-index classifier when both read a pile's top card
 #: (their log-probabilities are mixed). The face holds up under blur; the index knows unseen decks' courts.
 FACE_WEIGHT = 0.7
+#: Weight of the suit classifier's reading of a pile's top card (its two index corners at 2 px per mm)
+#: against the mixed reading's suit (its probabilities raised to this power multiply the card table).
+SUIT_WEIGHT = 1.5
 #: Alternatives kept with a top-card reading: cards at least this probable, best first.
 ALTERNATIVE_FLOOR = 0.01
 #: A photo's detector outline is also snapped to edges up to this far (fraction of the card's width)
@@ -67,6 +71,17 @@ class TopCardReading:
 class CardRecogniser(Protocol):
     """What the referee needs from card recognition; tests and the demo plug in fakes here."""
 
+    def _with_suit(self, image: np.ndarray, quad: np.ndarray, cards: np.ndarray) -> tuple[Card | None, float, np.ndarray]:
+        """A reading's 13 x 4 card table with the suit classifier's reading of its two index corners
+        multiplied in (SUIT_WEIGHT), its total kept; then the card read from it again."""
+        rows = self.suit.probabilities(list(suit_crops(image, quad)))
+        suits = rows[:, [self.suit.names.index(suit) for suit in SUITS]].mean(axis=0)
+        suits = suits / max(float(suits.sum()), 1e-9)
+        mixed = cards * suits[None, :] ** SUIT_WEIGHT
+        mixed *= float(cards.sum()) / max(float(mixed.sum()), 1e-12)
+        card, confidence = self._read(mixed)
+        return card, confidence, mixed
+
     def find_cards(self, image_bgr: np.ndarray) -> list[CardDetection]: ...
 
     def name_card(self, card_image_bgr_upright: np.ndarray) -> tuple[Card | None, float]: ...
@@ -88,10 +103,12 @@ def default_models_dir() -> pathlib.Path:
 
 def load_recogniser(models_dir: pathlib.Path | str | None = None) -> "OnnxCardRecogniser":
     """The shipped recogniser (ONNX through onnxruntime), or ModelError naming the missing or bad file.
-    The face classifier is optional: a models folder without it reads pile tops by their corners alone."""
+    The face and suit classifiers are optional: a models folder without them reads pile tops by their
+    corners alone."""
     folder = pathlib.Path(models_dir) if models_dir is not None else default_models_dir()
     face = FaceClassifier(folder / FACE_FILE) if (folder / FACE_FILE).exists() else None
-    return OnnxCardRecogniser(CardDetector(folder / DETECTOR_FILE), IndexClassifier(folder / CLASSIFIER_FILE), face=face)
+    suit = SuitClassifier(folder / SUIT_FILE) if (folder / SUIT_FILE).exists() else None
+    return OnnxCardRecogniser(CardDetector(folder / DETECTOR_FILE), IndexClassifier(folder / CLASSIFIER_FILE), face=face, suit=suit)
 
 
 def check_image(image: np.ndarray) -> np.ndarray:
@@ -121,10 +138,11 @@ class OnnxCardRecogniser:
 
     def __init__(self, detector: CardDetector, classifier: IndexClassifier, *, naming_threshold: float = NAMING_THRESHOLD,
                  refine: bool = True, paper_outlines: bool = True, face: FaceClassifier | None = None,
-                 faces_in_photos: bool = False) -> None:
+                 faces_in_photos: bool = False, suit: SuitClassifier | None = None) -> None:
         self.detector = detector
         self.classifier = classifier
         self.face = face
+        self.suit = suit
         self.faces_in_photos = faces_in_photos
         self.naming_threshold = naming_threshold
         self.refine = refine
@@ -244,6 +262,17 @@ class OnnxCardRecogniser:
             mixed.append((card, confidence, quad, cards))
         return mixed
 
+    def _with_suit(self, image: np.ndarray, quad: np.ndarray, cards: np.ndarray) -> tuple[Card | None, float, np.ndarray]:
+        """A reading's 13 x 4 card table with the suit classifier's reading of its two index corners
+        multiplied in (SUIT_WEIGHT), its total kept; then the card read from it again."""
+        rows = self.suit.probabilities(list(suit_crops(image, quad)))
+        suits = rows[:, [self.suit.names.index(suit) for suit in SUITS]].mean(axis=0)
+        suits = suits / max(float(suits.sum()), 1e-9)
+        mixed = cards * suits[None, :] ** SUIT_WEIGHT
+        mixed *= float(cards.sum()) / max(float(mixed.sum()), 1e-12)
+        card, confidence = self._read(mixed)
+        return card, confidence, mixed
+
     def find_cards(self, image_bgr: np.ndarray) -> list[CardDetection]:
         """Every card whose index can be read, best first; one partly under others or cut by the
         picture's edge outlined where it shows (`CardDetection.whole_quad` keeps its whole outline)."""
@@ -288,13 +317,15 @@ class OnnxCardRecogniser:
             return TopCardReading(None, 0.0)
         readings = self._with_faces(image, self._read_outlines(image, [options for options, _ in found]))
         best, best_score = None, 0.0
-        for (card, confidence, _, cards), (_, detector_score) in zip(readings, found):
+        for (card, confidence, quad, cards), (_, detector_score) in zip(readings, found):
             score = confidence * detector_score
             if card is not None and confidence >= min(self.naming_threshold, PILE_NAMING_THRESHOLD) and score > best_score:
-                best, best_score = (card, confidence, cards), score
+                best, best_score = (card, confidence, quad, cards), score
         if best is None:
             return TopCardReading(None, 0.0)
-        card, confidence, cards = best
+        card, confidence, quad, cards = best
+        if self.suit is not None:
+            card, confidence, cards = self._with_suit(image, quad, cards)
         order = np.argsort(-cards, axis=None)
         alternatives = tuple((Card(RANKS[i // len(SUITS)], SUITS[i % len(SUITS)]), float(cards.flat[i]))
                              for i in order[:12] if cards.flat[i] >= ALTERNATIVE_FLOOR)

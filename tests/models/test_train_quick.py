@@ -108,3 +108,24 @@ def test_the_face_classifier_onnx_agrees_with_the_trained_model(quick_models):
     onnx_output = onnx_model.probabilities(crops)
     assert onnx_output.shape == torch_output.shape == (3, 53)
     assert np.abs(onnx_output - torch_output).max() <= 1e-4
+
+
+@pytest.mark.slow
+@needs_ultralytics
+def test_the_suit_classifier_onnx_agrees_with_the_trained_model(quick_models):
+    import torch
+
+    from models import face_data, suit_net
+    from referee.vision.onnx_models import SuitClassifier
+
+    onnx_model = SuitClassifier(quick_models / "card_suit_classifier.onnx")
+    crops, _ = face_data.suit_view_samples(1, 2)
+    model = suit_net.build(len(onnx_model.names))
+    model.load_state_dict(torch.load(REPOSITORY / "models" / "runs" / "suit-classifier-quick" / "last.pt", map_location="cpu"))
+    tensor = np.stack([crop[:, :, ::-1].transpose(2, 0, 1) for crop in crops]).astype(np.float32) / 255
+    with torch.no_grad():
+        torch_output = torch.softmax(model.eval()(torch.from_numpy(tensor)), dim=1).numpy()
+    onnx_output = onnx_model.probabilities(list(crops))
+    assert onnx_output.shape == torch_output.shape == (4, 5)
+    assert onnx_model.names == ["C", "D", "H", "S", "none"]
+    assert np.abs(onnx_output - torch_output).max() <= 1e-4

@@ -4,7 +4,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from referee.vision.geometry import CARD_MM, index_crops, letterbox, order_card_corners, quad_iou, rectify_card, refine_outline, turn_half_round
+from referee.vision.geometry import (CARD_MM, index_crops, letterbox, order_card_corners, quad_iou, rectify_card, refine_outline, suit_crops,
+                                     turn_half_round)
 
 
 def rotated_card(center, height, angle_degrees):
@@ -47,6 +48,22 @@ def test_index_crops_cut_both_corners_upright():
     assert np.abs(first.astype(int) - second.astype(int))[2:-2, 2:-2].mean() < 2
     assert first[8:14, 12:30].mean() < 30  # the square sits in the crop's upper left
     assert first[50:, 50:].mean() > 200
+
+
+def test_suit_crops_cut_both_index_corners_upright_at_two_pixels_a_millimetre():
+    # a card (10 px a mm) with a red mark 5-15 mm into its upper-left corner and a blue one as far
+    # into its lower-right corner
+    card = np.full((880, 630, 3), 255, np.uint8)
+    cv2.rectangle(card, (50, 50), (150, 150), (0, 0, 255), -1)
+    cv2.rectangle(card, (630 - 150, 880 - 150), (630 - 50, 880 - 50), (255, 0, 0), -1)
+    scene = np.full((1000, 1000, 3), 90, np.uint8)
+    scene[60:940, 185:815] = card
+    quad = order_card_corners(np.array([[184.5, 59.5], [814.5, 59.5], [814.5, 939.5], [184.5, 939.5]], np.float32))
+    first, second = suit_crops(scene, quad)
+    assert first.shape == second.shape == (80, 64, 3)  # 40 x 32 mm at 2 px a mm
+    assert first[12:28, 12:28, 2].mean() > 200 and first[12:28, 12:28, 0].mean() < 50  # red, 6-14 mm in
+    assert second[12:28, 12:28, 0].mean() > 200 and second[12:28, 12:28, 2].mean() < 50  # blue, turned upright
+    assert first[40:, 40:].mean() > 240 and second[40:, 40:].mean() > 240
 
 
 def test_rectify_card_gives_the_card_upright_size():

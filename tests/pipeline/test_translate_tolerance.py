@@ -289,3 +289,18 @@ def test_a_stock_seen_bare_before_its_card_is_seen_moved_is_empty_after_the_move
                  StockSeen(1.1, 33, "A", 0, card("3H"), EMPTY, True)]
     events, _, engine = referee(sightings)
     assert engine.state.players["A"].stocks[4].count == 0 and str(engine.state.players["A"].stocks[0].top) == "3H"
+
+
+@pytest.mark.parametrize("read_again", ["5?", "5S"])
+def test_after_the_round_s_end_the_top_card_read_again_is_the_hand_s_slap(read_again):
+    # A plays the last stock card; then a slap over pile 0 makes it be read again, the suit unread or read
+    from referee.rules.observations import CardLanded, Slap
+    from tests.rules.tables import table
+
+    engine = table(a="- 5S - - -", piles="4C 8H", config=RulesConfig().for_camera())
+    engine.observe(CardLanded(1.0, "A", 0, Card.parse("5S"), frame=30))
+    translator = Translator()
+    found, note = translator.translate(arrival(2.0, 0, "B", read_again), engine.state)
+    assert found == [Slap(2.0, "B", 0, frame=60)] and note
+    events = [event for observation in found for event in engine.observe(observation)]
+    assert "play" not in [event.type.value for event in events]

@@ -136,8 +136,10 @@ class Translator:
             return None
         players = [sighting.player] if sighting.player else list(PLAYERS)
         if any(stock.top is not None and same_card(stock.top, sighting.card)
-               for player in players for stock in state.players[player].stocks):
-            return None  # the card lies on the player's stock too: it is being played (the card under was misread)
+               for player in players for stock in state.players[player].stocks) or self._likely_owner(sighting, players, state):
+            # the card, or one the reader thought it may well be, lies on the player's stock: it is being
+            # played (the card under, or this one, was misread)
+            return None
         if state.phase not in (GamePhase.PLAYING, GamePhase.STALLED, GamePhase.ROUND_OVER):
             return None
         under.pop()

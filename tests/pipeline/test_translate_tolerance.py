@@ -304,3 +304,14 @@ def test_after_the_round_s_end_the_top_card_read_again_is_the_hand_s_slap(read_a
     assert found == [Slap(2.0, "B", 0, frame=60)] and note
     events = [event for observation in found for event in engine.observe(observation)]
     assert "play" not in [event.type.value for event in events]
+
+
+def test_a_stock_card_misread_as_the_card_under_the_pile_is_a_play_when_the_reader_thought_it_may_be_that_stock_card():
+    # B plays JD on 10C, A plays 10D on the JD; A then lays the JS from A's stock, read as JD (the card
+    # under the pile) with JS its second thought
+    opening = layout_read((card("10C"), card("KC")), a="JS 9D 10D 2H 3C", b="JD 6D 10S QS AH")
+    misread = Arrival(3.0, 90, 0, "A", Card.parse("JD"), 0.01, confidence=0.6,
+                      alternatives=((Card.parse("JD"), 0.6), (Card.parse("JS"), 0.26)))
+    events, _, _ = referee([opening, arrival(1.0, 0, "B", "JD"), arrival(2.0, 0, "A", "10D"), misread])
+    assert plays(events)[-1] == ("A", 0, "JS", "10D", True)
+    assert not [e for kind, e in events if kind == "violation"]

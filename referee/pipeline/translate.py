@@ -152,14 +152,15 @@ class Translator:
         top = state.pile_tops[sighting.pile]
         from_stock = any(stock.top is not None and same_card(stock.top, card)
                          for player in ([sighting.player] if sighting.player else PLAYERS) for stock in state.players[player].stocks)
+        if top is not None and same_card(top, card) and state.phase is GamePhase.ROUND_OVER and sighting.player is not None:
+            # once the round is over, the hand that made the pile be read again slapped it (a card of the
+            # same rank laid then, from a stock or not, would be a late play of a card the rules forbid there)
+            return [Slap(sighting.t, sighting.player, sighting.pile, frame=sighting.frame)], (
+                f"{card} seen on spit pile {sighting.pile} again after the round's end at t={sighting.t:.3f}s: "
+                f"the card on top read again, {sighting.player}'s hand a slap")
         if top is not None and same_card(top, card) and not from_stock:
             # the card already on top, seen again (a hand passing over it); one that also lies on the player's
-            # stocks is a real play, and the top was misread. Once the round is over, the hand that made the
-            # pile be read again slapped it.
-            if state.phase is GamePhase.ROUND_OVER and sighting.player is not None:
-                return [Slap(sighting.t, sighting.player, sighting.pile, frame=sighting.frame)], (
-                    f"{card} seen on spit pile {sighting.pile} again after the round's end at t={sighting.t:.3f}s: "
-                    f"the card on top read again, {sighting.player}'s hand a slap")
+            # stocks is a real play, and the top was misread
             return [], (f"{card} seen landing again on spit pile {sighting.pile} at t={sighting.t:.3f}s: taken for a "
                         "second reading of the card on top, not a new play")
         taken_back = self._taken_back(sighting, state)

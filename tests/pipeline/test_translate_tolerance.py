@@ -293,11 +293,12 @@ def test_a_stock_seen_bare_before_its_card_is_seen_moved_is_empty_after_the_move
 
 @pytest.mark.parametrize("read_again", ["5?", "5S"])
 def test_after_the_round_s_end_the_top_card_read_again_is_the_hand_s_slap(read_again):
-    # A plays the last stock card; then a slap over pile 0 makes it be read again, the suit unread or read
+    # A plays the last stock card; then B's slap over pile 0 makes it be read again, the suit unread or
+    # read (and B has a five on a stock: still no late play)
     from referee.rules.observations import CardLanded, Slap
     from tests.rules.tables import table
 
-    engine = table(a="- 5S - - -", piles="4C 8H", config=RulesConfig().for_camera())
+    engine = table(a="- 5S - - -", b="3C 5H 10S QS AH", piles="4C 8H", config=RulesConfig().for_camera())
     engine.observe(CardLanded(1.0, "A", 0, Card.parse("5S"), frame=30))
     translator = Translator()
     found, note = translator.translate(arrival(2.0, 0, "B", read_again), engine.state)

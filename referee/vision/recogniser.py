@@ -71,21 +71,6 @@ class TopCardReading:
 class CardRecogniser(Protocol):
     """What the referee needs from card recognition; tests and the demo plug in fakes here."""
 
-    def _with_suit(self, image: np.ndarray, quad: np.ndarray, cards: np.ndarray) -> tuple[Card | None, float, np.ndarray]:
-        """A reading's 13 x 4 card table with the suit classifier's reading of its two index corners
-        multiplied in, its total kept; then the card read from it again. A corner the classifier calls
-        `none` (under a thumb, or no index there) adds nothing; the weight is SUIT_WEIGHT when both
-        corners show a suit, less as they show less."""
-        rows = self.suit.probabilities(list(suit_crops(image, quad)))
-        suits = rows[:, [self.suit.names.index(suit) for suit in SUITS]].mean(axis=0)  # what the corners show
-        shown = float(suits.sum())
-        if shown <= 1e-6:
-            return (*self._read(cards), cards)
-        mixed = cards * (suits / shown)[None, :] ** (SUIT_WEIGHT * shown)
-        mixed *= float(cards.sum()) / max(float(mixed.sum()), 1e-12)
-        card, confidence = self._read(mixed)
-        return card, confidence, mixed
-
     def find_cards(self, image_bgr: np.ndarray) -> list[CardDetection]: ...
 
     def name_card(self, card_image_bgr_upright: np.ndarray) -> tuple[Card | None, float]: ...

@@ -21,6 +21,10 @@ from referee.vision.overlaps import showing_outlines
 from referee.vision.picture_edge import part_in_picture, whole_card_guesses
 
 DETECTOR_FILE = "card_detector.onnx"
+#: The detector for photos: the table's detector fine-tuned on hand-held photo conditions (cards cut by
+#: the picture's edge, under books and papers). The referee's pile views keep DETECTOR_FILE, with which
+#: its rulings were measured (the photo detector named two more pile tops' ranks wrong there).
+PHOTO_DETECTOR_FILE = "card_detector_photos.onnx"
 CLASSIFIER_FILE = "card_index_classifier.onnx"
 FACE_FILE = "card_face_classifier.onnx"
 SUIT_FILE = "card_suit_classifier.onnx"
@@ -93,11 +97,13 @@ def default_models_dir() -> pathlib.Path:
 def load_recogniser(models_dir: pathlib.Path | str | None = None) -> "OnnxCardRecogniser":
     """The shipped recogniser (ONNX through onnxruntime), or ModelError naming the missing or bad file.
     The face and suit classifiers are optional: a models folder without them reads pile tops by their
-    corners alone."""
+    corners alone; so is the photo detector (without it, photos are searched with the table's)."""
     folder = pathlib.Path(models_dir) if models_dir is not None else default_models_dir()
     face = FaceClassifier(folder / FACE_FILE) if (folder / FACE_FILE).exists() else None
     suit = SuitClassifier(folder / SUIT_FILE) if (folder / SUIT_FILE).exists() else None
-    return OnnxCardRecogniser(CardDetector(folder / DETECTOR_FILE), IndexClassifier(folder / CLASSIFIER_FILE), face=face, suit=suit)
+    detector = CardDetector(folder / DETECTOR_FILE)
+    photo_detector = CardDetector(folder / PHOTO_DETECTOR_FILE) if (folder / PHOTO_DETECTOR_FILE).exists() else None
+    return OnnxCardRecogniser(detector, IndexClassifier(folder / CLASSIFIER_FILE), face=face, suit=suit, photo_detector=photo_detector)
 
 
 def check_image(image: np.ndarray) -> np.ndarray:
@@ -127,8 +133,9 @@ class OnnxCardRecogniser:
 
     def __init__(self, detector: CardDetector, classifier: IndexClassifier, *, naming_threshold: float = NAMING_THRESHOLD,
                  refine: bool = True, paper_outlines: bool = True, face: FaceClassifier | None = None,
-                 faces_in_photos: bool = False, suit: SuitClassifier | None = None) -> None:
+                 faces_in_photos: bool = False, suit: SuitClassifier | None = None, photo_detector: CardDetector | None = None) -> None:
         self.detector = detector
+        self.photo_detector = photo_detector or detector
         self.classifier = classifier
         self.face = face
         self.suit = suit
@@ -197,7 +204,8 @@ class OnnxCardRecogniser:
     # -- finding ------------------------------------------------------------------------------------
     def _candidates(self, image: np.ndarray, detector_size: int | None,
                     px_per_mm: float | None = None) -> list[tuple[list[np.ndarray], float]]:
-        """Candidate cards, each a few alternative outlines with a score: the detector's cards, then
+        """Candidate cards, each a few alternative outlines with a score: the detector's cards (a photo's
+        by the photo detector, `detector_size` None; a pile view's by the table's), then
         card-shaped paper regions it missed, then (a pile view of known scale) card-sized outlines at
         the view's centre. A detector outline from a small input can be degrees or pixels off; the
         card's own paper region and edges in the full picture give sharper ones."""
@@ -206,7 +214,8 @@ class OnnxCardRecogniser:
         # detection as well was measured to change no reading there, at a third of the time
         refine = self.refine and px_per_mm is None
         gray = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY) if refine else None
-        for quad, score in self.detector.detect(image, detector_size):
+        detector = self.photo_detector if detector_size is None else self.detector
+        for quad, score in detector.detect(image, detector_size):
             options = [quad]
             if refine:
                 options.append(order_card_corners(refine_outline(gray, quad)))

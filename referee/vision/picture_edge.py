@@ -17,7 +17,7 @@ from referee.vision.geometry import CARD_MM, card_to_image_homography, order_car
 EDGE_SHARE = 0.015
 #: A part must be grown by at least this much to be a cut card (a whole card touching the edge is not).
 LEAST_GROWTH = 1.08
-#: Points a whole outline sticking out of the picture by less than this (px) is taken as inside.
+#: A whole outline sticking out of the picture by less than this (px) is taken as inside it.
 INSIDE_SLACK = 3.0
 
 _CARD_ASPECT = CARD_MM[1] / CARD_MM[0]
@@ -31,8 +31,8 @@ def _on_edge(point: np.ndarray, width: int, height: int, margin: float) -> bool:
 def whole_card_guesses(quad: np.ndarray, width: int, height: int) -> list[np.ndarray]:
     """Whole-card outlines of a card whose found part (4x2 image pixels) lies along the edge of a
     width x height picture: the part grown beyond that edge to a card's shape, each way it may lie.
-    None when no side of the part lies along the edge, or two do (a card cut at a picture's corner
-    has no uncut side to measure it by)."""
+    None (an empty list) when no side of the part lies along the edge, or two do (a card cut at a
+    picture's corner has no uncut side to measure it by)."""
     corners = np.asarray(quad, dtype=np.float64).reshape(4, 2)
     margin = EDGE_SHARE * min(width, height)
     on_edge = [_on_edge(point, width, height, margin) for point in corners]

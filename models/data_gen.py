@@ -21,6 +21,7 @@ import numpy as np
 from referee.rules.cards import RANKS, SUITS, Card
 from referee.synth import faces
 from referee.vision.geometry import CARD_MM, index_crops, order_card_corners
+from referee.vision.picture_edge import card_part_outline
 
 try:  # the synthetic table's textures; our own procedural ones are used alongside
     from referee.synth.surfaces import table_surface
@@ -290,16 +291,10 @@ def _cover_cards(rng: np.random.Generator, image: np.ndarray, ids: np.ndarray, q
 
 
 def _shown_quad(mm_to_image: np.ndarray, width: int, height: int) -> np.ndarray | None:
-    """The card-aligned outline of the part of a card inside the picture; None when all of it is."""
-    grid = np.stack(np.meshgrid(np.linspace(0, CARD_MM[0], 64), np.linspace(0, CARD_MM[1], 89)), axis=-1).reshape(-1, 2)
-    points = _apply(mm_to_image, grid)
-    slack = 1.5  # pixels: a card a pixel out is in the picture
-    inside = (points[:, 0] >= -slack) & (points[:, 0] <= width + slack) & (points[:, 1] >= -slack) & (points[:, 1] <= height + slack)
-    if inside.all() or not inside.any():
-        return None
-    x0, y0 = grid[inside].min(axis=0)
-    x1, y1 = grid[inside].max(axis=0)
-    return _apply(mm_to_image, np.array([[x0, y0], [x1, y0], [x1, y1], [x0, y1]], dtype=np.float64)).astype(np.float32)
+    """The card-aligned outline of the part of a card inside the picture; None when all of it is (a
+    card a pixel or so out is in the picture)."""
+    part, share = card_part_outline(mm_to_image, width, height, slack=1.5)
+    return None if share == 1.0 else part
 
 
 # ------------------------------------------------------------------------------------------ layout

@@ -155,12 +155,12 @@ def generate_face_views(root: pathlib.Path, *, train_views: int, val_views: int,
         print(f"{kind} views: {len(labels)} {split}", flush=True)
 
 
-def train_face_classifier(root: pathlib.Path, target: pathlib.Path, *, name: str, epochs: int, threads: int,
-                          start_from: pathlib.Path | None = None, lr: float | None = None) -> pathlib.Path:
-    """FaceNet on the pile views; its ONNX export goes to `target`."""
-    from models import data_gen, face_net, index_net
+def _train_view_classifier(root: pathlib.Path, target: pathlib.Path, *, names: list[str], net, label: str, what: str, name: str,
+                           epochs: int, threads: int, start_from: pathlib.Path | None, lr: float | None, mix=None) -> pathlib.Path:
+    """A classifier of pile views (`net`: a module with `build` and `export`) trained on `root`/{train,val}.npz
+    (validation on decks never trained on); its ONNX export goes to `target`."""
+    from models import index_net
 
-    names = data_gen.class_names()
     index = {label: number for number, label in enumerate(names)}
 
     def load(split: str):
@@ -169,48 +169,38 @@ def train_face_classifier(root: pathlib.Path, target: pathlib.Path, *, name: str
         return images, np.array([index[str(label)] for label in data["labels"]], dtype=np.int64)
 
     train_data, val_data = load("train"), load("val")
-    print(f"face views: {len(train_data[0])} train, {len(val_data[0])} validation (decks never trained on)", flush=True)
+    print(f"{what}: {len(train_data[0])} train, {len(val_data[0])} validation (decks never trained on)", flush=True)
     run = _run_dir(name)
-    model = face_net.build(len(names))
+    model = net.build(len(names))
     if start_from is not None and start_from.exists():
         import torch
 
         model.load_state_dict(torch.load(start_from, map_location="cpu"))
-    courts = [number for number, label in enumerate(names) if label[:-1] in ("J", "Q", "K")]
-    result = index_net.train(train_data, val_data, names, epochs=epochs, out=run, threads=threads, model=model, label="face-net",
-                             learning_rate=lr or 3e-3, log=lambda message: print(message, flush=True),
-                             mix=face_net.court_picture_swap(courts))
-    face_net.export(result["model"], names, target)
+    result = index_net.train(train_data, val_data, names, epochs=epochs, out=run, threads=threads, model=model, label=label,
+                             learning_rate=lr or 3e-3, log=lambda message: print(message, flush=True), mix=mix)
+    net.export(result["model"], names, target)
     print(f"exported {run / 'last.pt'} -> {target}", flush=True)
     return run / "last.pt"
+
+
+def train_face_classifier(root: pathlib.Path, target: pathlib.Path, *, name: str, epochs: int, threads: int,
+                          start_from: pathlib.Path | None = None, lr: float | None = None) -> pathlib.Path:
+    """FaceNet on the pile views; its ONNX export goes to `target`."""
+    from models import data_gen, face_net
+
+    names = data_gen.class_names()
+    courts = [number for number, label in enumerate(names) if label[:-1] in ("J", "Q", "K")]
+    return _train_view_classifier(root, target, names=names, net=face_net, label="face-net", what="face views", name=name, epochs=epochs,
+                                  threads=threads, start_from=start_from, lr=lr, mix=face_net.court_picture_swap(courts))
 
 
 def train_suit_classifier(root: pathlib.Path, target: pathlib.Path, *, name: str, epochs: int, threads: int,
                           start_from: pathlib.Path | None = None, lr: float | None = None) -> pathlib.Path:
     """SuitNet on the index corners of pile views; its ONNX export goes to `target`."""
-    from models import face_data, index_net, suit_net
+    from models import face_data, suit_net
 
-    names = list(face_data.SUIT_CLASSES)
-    index = {label: number for number, label in enumerate(names)}
-
-    def load(split: str):
-        data = np.load(root / f"{split}.npz")
-        images = data["images"][:, :, :, ::-1].transpose(0, 3, 1, 2).copy()  # BGR NHWC -> RGB NCHW
-        return images, np.array([index[str(label)] for label in data["labels"]], dtype=np.int64)
-
-    train_data, val_data = load("train"), load("val")
-    print(f"suit corners: {len(train_data[0])} train, {len(val_data[0])} validation (decks never trained on)", flush=True)
-    run = _run_dir(name)
-    model = suit_net.build(len(names))
-    if start_from is not None and start_from.exists():
-        import torch
-
-        model.load_state_dict(torch.load(start_from, map_location="cpu"))
-    result = index_net.train(train_data, val_data, names, epochs=epochs, out=run, threads=threads, model=model, label="suit-net",
-                             learning_rate=lr or 3e-3, log=lambda message: print(message, flush=True))
-    suit_net.export(result["model"], names, target)
-    print(f"exported {run / 'last.pt'} -> {target}", flush=True)
-    return run / "last.pt"
+    return _train_view_classifier(root, target, names=list(face_data.SUIT_CLASSES), net=suit_net, label="suit-net", what="suit corners",
+                                  name=name, epochs=epochs, threads=threads, start_from=start_from, lr=lr)
 
 
 def generate_data(root: pathlib.Path, *, train_scenes: int, val_scenes: int, detector_side: int, workers: int = 2, face_crops_per_card: int = 4) -> dict:

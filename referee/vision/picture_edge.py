@@ -61,17 +61,26 @@ def part_in_picture(quad: np.ndarray, width: int, height: int) -> np.ndarray | N
     quad = np.asarray(quad, dtype=np.float32).reshape(4, 2)
     if quad[:, 0].min() >= -INSIDE_SLACK and quad[:, 1].min() >= -INSIDE_SLACK and quad[:, 0].max() <= width + INSIDE_SLACK and quad[:, 1].max() <= height + INSIDE_SLACK:
         return None
-    homography = card_to_image_homography(quad)
-    grid = np.stack(np.meshgrid(np.linspace(0, CARD_MM[0], 64), np.linspace(0, CARD_MM[1], 89)), axis=-1).reshape(-1, 2)
-    points = _apply(homography, grid)
-    inside = (points[:, 0] >= 0) & (points[:, 0] <= width) & (points[:, 1] >= 0) & (points[:, 1] <= height)
-    if inside.sum() < 0.05 * len(grid):
+    part, share = card_part_outline(card_to_image_homography(quad), width, height)
+    if part is None or share < 0.05:
         return None
-    (x0, y0), (x1, y1) = grid[inside].min(axis=0), grid[inside].max(axis=0)
-    part = _apply(homography, np.array([[x0, y0], [x1, y0], [x1, y1], [x0, y1]], dtype=np.float64))
     part[:, 0] = np.clip(part[:, 0], 0, width)
     part[:, 1] = np.clip(part[:, 1], 0, height)
-    return order_card_corners(part.astype(np.float32))
+    return order_card_corners(part)
+
+
+def card_part_outline(card_to_image: np.ndarray, width: int, height: int, slack: float = 0.0) -> tuple[np.ndarray | None, float]:
+    """(the card-aligned outline, image pixels, of the part of a card inside a width x height picture,
+    the share of the card inside it) for the homography from card millimetres to the picture; the
+    outline is None when none of the card is inside. Points up to `slack` pixels out count as in."""
+    grid = np.stack(np.meshgrid(np.linspace(0, CARD_MM[0], 64), np.linspace(0, CARD_MM[1], 89)), axis=-1).reshape(-1, 2)
+    points = _apply(card_to_image, grid)
+    inside = (points[:, 0] >= -slack) & (points[:, 0] <= width + slack) & (points[:, 1] >= -slack) & (points[:, 1] <= height + slack)
+    if not inside.any():
+        return None, 0.0
+    (x0, y0), (x1, y1) = grid[inside].min(axis=0), grid[inside].max(axis=0)
+    part = _apply(card_to_image, np.array([[x0, y0], [x1, y0], [x1, y1], [x0, y1]], dtype=np.float64)).astype(np.float32)
+    return part, float(inside.mean())
 
 
 def _apply(homography: np.ndarray, points: np.ndarray) -> np.ndarray:

@@ -16,13 +16,17 @@ HAS_ULTRALYTICS = importlib.util.find_spec("ultralytics") is not None and import
 needs_ultralytics = pytest.mark.skipif(not HAS_ULTRALYTICS, reason="ultralytics/torch not installed (pip install -e '.[train]')")
 
 
-@pytest.fixture(scope="module")
-def quick_models(tmp_path_factory):
-    out = tmp_path_factory.mktemp("quick-models")
-    result = subprocess.run([sys.executable, "-m", "models.train", "--quick", "--out", str(out)], cwd=REPOSITORY,
-                            capture_output=True, text=True, timeout=900)
+def train_quick(out: pathlib.Path, *arguments: str, timeout: int = 900) -> pathlib.Path:
+    """`python -m models.train --quick` with `arguments`, its models exported to `out`."""
+    result = subprocess.run([sys.executable, "-m", "models.train", "--quick", *arguments, "--out", str(out)], cwd=REPOSITORY,
+                            capture_output=True, text=True, timeout=timeout)
     assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-3000:]
     return out
+
+
+@pytest.fixture(scope="module")
+def quick_models(tmp_path_factory):
+    return train_quick(tmp_path_factory.mktemp("quick-models"))
 
 
 @pytest.mark.slow
@@ -115,9 +119,7 @@ def quick_suit_model(tmp_path_factory):
     """The suit classifier is trained only when asked for (it is not shipped): its own quick stages."""
     out = tmp_path_factory.mktemp("quick-suits")
     for stage in ("suits", "suit-classifier"):
-        result = subprocess.run([sys.executable, "-m", "models.train", "--quick", "--stage", stage, "--out", str(out)], cwd=REPOSITORY,
-                                capture_output=True, text=True, timeout=600)
-        assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-3000:]
+        train_quick(out, "--stage", stage, timeout=600)
     return out
 
 

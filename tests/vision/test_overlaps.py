@@ -59,3 +59,36 @@ def test_a_card_barely_covered_keeps_its_whole_outline():
     beneath, over = card((250, 250), 0.0), card((400, 380), 0.0)
     showing = showing_outlines(picture([beneath, over]), [beneath, over])
     assert showing == [None, None]
+
+
+def test_a_corner_index_read_inside_the_other_card_settles_which_lies_on_top():
+    # drawn with the right card over the left, so the edges say the right lies on top; but the left
+    # card's lower index, inside the right's outline, is read as its own rank, and the right card's
+    # upper index, inside the left's outline, is not: the left lies on top (its face art's edges fooled
+    # the edges)
+    left, right = card((250, 250), 0.0), card((330, 250), 0.0)
+    image = picture([left, right])
+    assert showing_outlines(image, [left, right])[0] is not None  # by the edges alone
+    showing = showing_outlines(image, [left, right], index_shows=[(0.9, 0.9), (0.05, 0.9)])
+    assert showing[0] is None and showing[1] is not None
+    assert abs(box(showing[1])[0] - left[:, 0].max()) < 3.0  # the right card shows right of the left one
+
+
+def test_indices_that_both_show_or_neither_leave_it_to_the_edges():
+    left, right = card((250, 250), 0.0), card((330, 250), 0.0)
+    image = picture([left, right])
+    by_edges = showing_outlines(image, [left, right])
+    for shows in ([(0.9, 0.9), (0.9, 0.9)], [(0.1, 0.1), (0.1, 0.1)]):
+        showing = showing_outlines(image, [left, right], index_shows=shows)
+        assert (showing[0] is None) == (by_edges[0] is None) and (showing[1] is None) == (by_edges[1] is None)
+
+
+def test_the_card_beneath_a_card_turned_a_few_degrees_shows_its_strip_not_the_slivers_beside():
+    # the card on top is turned 5 degrees: slivers of the card beneath show along its top and bottom
+    # sides; what shows is the strip to its left
+    beneath, over = card((250, 250), 0.0), card((330, 250), 5.0)
+    showing = showing_outlines(picture([beneath, over]), [beneath, over])
+    assert showing[1] is None
+    strip = box(showing[0])
+    assert strip[2] - strip[0] < 0.65 * (beneath[:, 0].max() - beneath[:, 0].min())
+    assert abs(strip[0] - beneath[:, 0].min()) < 3.0

@@ -334,3 +334,22 @@ def test_a_card_the_corners_name_without_a_suit_takes_the_face_s_suit_of_that_ra
     finally:
         recogniser.face = shipped
     assert reading[0] == Card.parse("KC")
+
+
+@pytest.mark.parametrize("span, largest", [(300.0, 640), (3000.0, 640)])
+def test_a_cut_out_maps_its_points_back_to_the_picture(span, largest):
+    from referee.vision.recogniser import _cut_out
+
+    picture = np.zeros((1500, 2000, 3), np.uint8)
+    cv2.circle(picture, (1234, 567), 30, (255, 255, 255), -1)
+    cut, origin, scale = _cut_out(picture, np.array([1234 - span / 2, 567 - span / 2]), span, largest)
+    assert max(cut.shape[:2]) <= largest + 2
+    moments = cv2.moments(cv2.cvtColor(cut, cv2.COLOR_BGR2GRAY), binaryImage=False)
+    centre = np.array([moments["m10"] / moments["m00"], moments["m01"] / moments["m00"]])
+    assert np.abs(centre / scale + origin - (1234, 567)).max() < 1.0
+
+
+def test_a_cut_out_wholly_outside_the_picture_is_none():
+    from referee.vision.recogniser import _cut_out
+
+    assert _cut_out(np.zeros((100, 100, 3), np.uint8), np.array([500.0, 500.0]), 50.0, 640)[0] is None

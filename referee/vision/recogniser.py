@@ -98,18 +98,6 @@ class CardRecogniser(Protocol):
 
     def name_card(self, card_image_bgr_upright: np.ndarray) -> tuple[Card | None, float]: ...
 
-    def _index_shows(self, image: np.ndarray, detections: list[CardDetection]) -> list[tuple[float, float]]:
-        """For each detection, how surely its own rank is read at its two corner indices (0 and 2)."""
-        if len(detections) < 2:
-            return [(0.0, 0.0)] * len(detections)
-        crops = [crop for detection in detections for crop in index_crops(image, detection.quad, self.classifier.image_size)]
-        rows = self.classifier.probabilities(crops)
-        shows = []
-        for number, detection in enumerate(detections):
-            rank = RANKS.index(detection.card.rank)
-            shows.append(tuple(float(self._cards(rows[2 * number + corner])[rank].sum()) for corner in (0, 1)))
-        return shows
-
     def name_top_card(self, rectified_pile_image: np.ndarray) -> tuple[Card | None, float]: ...
 
 

@@ -13,6 +13,7 @@ from referee.rules.cards import RANKS, SUITS, Card
 from referee.synth import faces
 from referee.vision import CardDetection, CardRecogniser, load_recogniser
 from referee.vision.geometry import order_card_corners
+from referee.vision.recogniser import _cut_out
 from referee.vision.geometry import quad_iou
 
 ASSETS = pathlib.Path(__file__).resolve().parents[1] / "assets" / "vision"
@@ -338,8 +339,6 @@ def test_a_card_the_corners_name_without_a_suit_takes_the_face_s_suit_of_that_ra
 
 @pytest.mark.parametrize("span, largest", [(300.0, 640), (3000.0, 640)])
 def test_a_cut_out_maps_its_points_back_to_the_picture(span, largest):
-    from referee.vision.recogniser import _cut_out
-
     picture = np.zeros((1500, 2000, 3), np.uint8)
     cv2.circle(picture, (1234, 567), 30, (255, 255, 255), -1)
     cut, origin, scale = _cut_out(picture, np.array([1234 - span / 2, 567 - span / 2]), span, largest)
@@ -350,6 +349,4 @@ def test_a_cut_out_maps_its_points_back_to_the_picture(span, largest):
 
 
 def test_a_cut_out_wholly_outside_the_picture_is_none():
-    from referee.vision.recogniser import _cut_out
-
     assert _cut_out(np.zeros((100, 100, 3), np.uint8), np.array([500.0, 500.0]), 50.0, 640)[0] is None

@@ -322,6 +322,19 @@ def test_the_face_helps_name_pip_cards_and_leaves_court_cards_and_aces_to_the_co
     assert reading[0] == Card.parse(named)
 
 
+def test_a_pip_card_the_corners_read_surely_keeps_their_name(recogniser):
+    from referee.vision.recogniser import PIP_SURE
+
+    table = np.full((120, 100, 3), 200, np.uint8)
+    shipped = recogniser.face
+    recogniser.face = StandInFaces(shipped.names, "6H")
+    try:
+        reading = recogniser._second_look(table, [corners_read(recogniser, "8H", (1 + PIP_SURE) / 2)])[0]
+    finally:
+        recogniser.face = shipped
+    assert reading[0] == Card.parse("8H")
+
+
 def test_a_card_the_corners_name_without_a_suit_takes_the_face_s_suit_of_that_rank(recogniser):
     table = np.full((120, 100, 3), 200, np.uint8)
     rank_only = corners_read(recogniser, "KS", 0.4)

@@ -285,11 +285,15 @@ class OnnxCardRecogniser:
             mixed.append((card, confidence, quad, cards))
         return mixed
 
+    def _falls_short(self, reading: tuple) -> bool:
+        """A photo's corner reading that leaves its card unnamed or without a suit."""
+        card, confidence = reading[:2]
+        return card is None or confidence < self.naming_threshold or card.suit is None
+
     def _closer_look(self, image: np.ndarray, found: list, readings: list) -> list:
         """Readings, those that leave a card unnamed or without a suit read again by the outlines the
         detectors find in a cut-out around the card (CLOSER_LOOK_SPAN), kept where read surer."""
-        unsure = [number for number, (card, confidence, _, _) in enumerate(readings)
-                  if card is None or confidence < self.naming_threshold or card.suit is None]
+        unsure = [number for number, reading in enumerate(readings) if self._falls_short(reading)]
         if not unsure:
             return readings
         gray = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
@@ -328,8 +332,7 @@ class OnnxCardRecogniser:
         if self.face is None:
             return readings
         unsure = [number for number, (card, confidence, _, _) in enumerate(readings)
-                  if card is None or confidence < self.naming_threshold or card.suit is None
-                  or (card.rank not in FACE_CARD_RANKS and confidence < PIP_SURE)]
+                  if self._falls_short(readings[number]) or (card.rank not in FACE_CARD_RANKS and confidence < PIP_SURE)]
         if not unsure:
             return readings
         readings = list(readings)

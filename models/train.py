@@ -405,11 +405,10 @@ def main(argv: list[str] | None = None) -> int:
         start_from = args.start_from or (_run_dir(name) / "last.pt" if args.resume else None)
         train_face_classifier(data_root / "faces", out / FACE_ONNX, name=name, start_from=start_from, lr=args.lr,
                               epochs=1 if quick else args.face_epochs, threads=args.threads)
-    # the suit classifier is trained only when asked for: it is not shipped (models/card_suit_classifier.md)
-    if args.stage == "suits":
+    if args.stage in ("all", "data", "suits"):
         generate_face_views(data_root / "suits", train_views=100 if quick else args.suit_views,
                             val_views=30 if quick else max(500, args.suit_views // 14), workers=1 if quick else 2, kind="suits")
-    if args.stage == "suit-classifier":
+    if args.stage in ("all", "suit-classifier"):
         name = (args.name or "suit-classifier") + suffix
         start_from = args.start_from or (_run_dir(name) / "last.pt" if args.resume else None)
         train_suit_classifier(data_root / "suits", out / SUIT_ONNX, name=name, start_from=start_from, lr=args.lr,

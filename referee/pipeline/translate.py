@@ -190,7 +190,7 @@ class Translator:
             if other and not spits_due:
                 owners = other
         if not owners and not spits_due:
-            owners = self._likely_owner(sighting, candidates, state)
+            owners = self._likely_owner(sighting, candidates, state) or _one_of_its_rank(card, candidates, state)
         if (not owners and sighting.together and sighting.player is not None and state.phase is GamePhase.PLAYING
                 and state.players[sighting.player].spit_count > 0):
             # both players laid a card from their hands at once, neither a stock top: a re-spit after a stall
@@ -295,6 +295,15 @@ class Translator:
             self._reread[(player, slot)] = (sighting.t, card)  # a misreading, or the top is on its way to a pile
             return [], None
         return [], None
+
+
+def _one_of_its_rank(card: Card, candidates: list[str], state: EngineState) -> list[tuple[str, int]]:
+    """The one stock top of the players' with the card's rank, when only one has it: a rank is read
+    surely where a court card's suit can be read wrong (a deck whose jacks the models never saw), and a
+    player lays only their stock tops; empty when none or several share the rank."""
+    same_rank = [(player, slot) for player in candidates for slot, stock in enumerate(state.players[player].stocks)
+                 if stock.top is not None and stock.top.rank == card.rank]
+    return same_rank if len(same_rank) == 1 else []
 
 
 def _stack_empty(sighting: LayoutRead) -> bool:

@@ -51,6 +51,13 @@ FACE_WEIGHT = 0.7
 #: Weight of the suit classifier's reading of a pile's top card (its two index corners at 2 px per mm)
 #: against the mixed reading's suit (its probabilities raised to this power multiply the card table).
 SUIT_WEIGHT = 1.5
+#: The suit classifier reads court cards only (pips and aces are named right by corners and face, 100 %
+#: on the referee's pile views), and only within the colour the reading gives at least this share: a
+#: red index of the card beneath, in the corner's crop, must not turn a black jack red.
+COURT_RANKS = frozenset({"J", "Q", "K"})
+COLOUR_SURE = 0.9
+#: Red suits, as a mask over SUITS.
+RED_SUITS = np.array([suit in "HD" for suit in SUITS])
 #: Alternatives kept with a top-card reading: cards at least this probable, best first.
 ALTERNATIVE_FLOOR = 0.01
 #: A photo's detector outline is also snapped to edges up to this far (fraction of the card's width)
@@ -348,17 +355,29 @@ class OnnxCardRecogniser:
         return readings
 
     def _with_suit(self, image: np.ndarray, quad: np.ndarray, cards: np.ndarray) -> tuple[Card | None, float, np.ndarray]:
-        """A reading's 13 x 4 card table with the suit classifier's reading of its two index corners
-        multiplied in, its total kept; then the card read from it again. A corner the classifier calls
-        `none` (under a thumb, or no index there) adds nothing; the weight is SUIT_WEIGHT when both
-        corners show a suit, less as they show less."""
+        """A court card's suit read again by the suit classifier on its two index corners, within the
+        colour the reading is sure of (COLOUR_SURE): their suit probabilities raised to SUIT_WEIGHT
+        multiply the card's row of the 13 x 4 table, its rank's total kept; then the card read from it
+        again. A corner the classifier calls `none` (under a thumb, or no index there) adds nothing;
+        the weight falls as the corners show less suit. Pip cards and aces, and a court card whose
+        colour is in doubt, keep their reading."""
+        card, confidence = self._read(cards)
+        if card is None or card.rank not in COURT_RANKS:
+            return card, confidence, cards
+        rank = RANKS.index(card.rank)
+        row = cards[rank]
+        red = float(row[RED_SUITS].sum() / max(float(row.sum()), 1e-12))
+        if COLOUR_SURE > red > 1.0 - COLOUR_SURE:
+            return card, confidence, cards
         rows = self.suit.probabilities(list(suit_crops(image, quad)))
         suits = rows[:, [self.suit.names.index(suit) for suit in SUITS]].mean(axis=0)  # what the corners show
         shown = float(suits.sum())
-        if shown <= 1e-6:
-            return (*self._read(cards), cards)
-        mixed = cards * (suits / shown)[None, :] ** (SUIT_WEIGHT * shown)
-        mixed *= float(cards.sum()) / max(float(mixed.sum()), 1e-12)
+        suits = suits * (RED_SUITS if red >= COLOUR_SURE else ~RED_SUITS)
+        if float(suits.sum()) <= 1e-6:
+            return card, confidence, cards
+        weighted = row * (suits / float(suits.sum())) ** (SUIT_WEIGHT * shown)
+        mixed = cards.copy()
+        mixed[rank] = weighted * float(row.sum()) / max(float(weighted.sum()), 1e-12)
         card, confidence = self._read(mixed)
         return card, confidence, mixed
 
@@ -424,11 +443,12 @@ class OnnxCardRecogniser:
         if best is None:
             return TopCardReading(None, 0.0)
         card, confidence, quad, cards = best
+        doubts = cards  # what else it could be: the suit classifier's reading is not let narrow it
         if self.suit is not None:
             card, confidence, cards = self._with_suit(image, quad, cards)
-        order = np.argsort(-cards, axis=None)
-        alternatives = tuple((Card(RANKS[i // len(SUITS)], SUITS[i % len(SUITS)]), float(cards.flat[i]))
-                             for i in order[:12] if cards.flat[i] >= ALTERNATIVE_FLOOR)
+        order = np.argsort(-doubts, axis=None)
+        alternatives = tuple((Card(RANKS[i // len(SUITS)], SUITS[i % len(SUITS)]), float(doubts.flat[i]))
+                             for i in order[:12] if doubts.flat[i] >= ALTERNATIVE_FLOOR)
         return TopCardReading(card, confidence, alternatives)
 
 

@@ -40,6 +40,7 @@ def test_quick_training_exports_models_the_runtime_loads(quick_models):
     detections = recogniser.find_cards(scene.image)  # one epoch names nothing reliably; it must run
     assert isinstance(detections, list)
     assert len(recogniser.classifier.names) == 53
+    assert recogniser.face is not None and recogniser.suit is not None  # every shipped model is trained
 
 
 def _detector_model(weights: pathlib.Path):
@@ -114,24 +115,15 @@ def test_the_face_classifier_onnx_agrees_with_the_trained_model(quick_models):
     assert np.abs(onnx_output - torch_output).max() <= 1e-4
 
 
-@pytest.fixture(scope="module")
-def quick_suit_model(tmp_path_factory):
-    """The suit classifier is trained only when asked for (it is not shipped): its own quick stages."""
-    out = tmp_path_factory.mktemp("quick-suits")
-    for stage in ("suits", "suit-classifier"):
-        train_quick(out, "--stage", stage, timeout=600)
-    return out
-
-
 @pytest.mark.slow
 @needs_ultralytics
-def test_the_suit_classifier_onnx_agrees_with_the_trained_model(quick_suit_model):
+def test_the_suit_classifier_onnx_agrees_with_the_trained_model(quick_models):
     import torch
 
     from models import face_data, suit_net
     from referee.vision.onnx_models import SuitClassifier
 
-    onnx_model = SuitClassifier(quick_suit_model / "card_suit_classifier.onnx")
+    onnx_model = SuitClassifier(quick_models / "card_suit_classifier.onnx")
     crops, _ = face_data.suit_view_samples(1, 2)
     model = suit_net.build(len(onnx_model.names))
     model.load_state_dict(torch.load(REPOSITORY / "models" / "runs" / "suit-classifier-quick" / "last.pt", map_location="cpu"))

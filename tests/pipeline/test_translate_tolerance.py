@@ -316,3 +316,19 @@ def test_a_stock_card_misread_as_the_card_under_the_pile_is_a_play_when_the_read
     events, _, _ = referee([opening, arrival(1.0, 0, "B", "JD"), arrival(2.0, 0, "A", "10D"), misread])
     assert plays(events)[-1] == ("A", 0, "JS", "10D", True)
     assert not [e for kind, e in events if kind == "violation"]
+
+
+@pytest.mark.parametrize(
+    "rows, expected",
+    [
+        # A's only king is KH: a KC landing from A's hand is the KH read with the wrong suit
+        (dict(a="2H 5S 9D JC KH"), ("A", 0, "KH", "QS", True)),
+        # two kings on A's stocks, neither the one read: which one was laid cannot be told, so the card stands as read
+        (dict(a="2H KS 9D JC KH"), ("A", 0, "KC", "QS", True)),
+    ],
+    ids=["one_king", "two_kings"],
+)
+def test_a_court_card_read_with_another_suit_is_the_players_one_stock_top_of_its_rank(rows, expected):
+    opening = layout_read((card("QS"), card("8H")), b="3C 6D 10S QS AH", **rows)
+    events, observations, _ = referee([opening, arrival(1.0, 0, "A", "KC")])
+    assert plays(events) == [expected]

@@ -1,11 +1,13 @@
 """Live frame sources: a camera (index or device path) and a network stream (RTSP, HTTP MJPEG).
 
 Live frames are stamped with the monotonic clock when they arrive. `KeepUp` wraps a live source so
-that a slow referee skips frames (and says so) rather than falling ever further behind the table.
+that a slow moment of the referee costs no frames, and a referee slower than the camera skips frames
+(and says so) rather than falling ever further behind the table.
 """
 
 from __future__ import annotations
 
+import collections
 import sys
 import threading
 import time
@@ -125,21 +127,35 @@ def open_live_source(spec: str, *, fps: float | None = None, prefer_opencv: bool
     return OpenCvLiveSource(spec, fps=fps)
 
 
-class KeepUp:
-    """Reads a live source on its own thread and hands the referee only the newest frame.
+#: How far (s) the referee may fall behind the camera before it skips frames. Frames queue up to this
+#: far behind the newest, so a slow moment (a pile read, 30-150 ms; the opening layout, up to ~0.7 s)
+#: costs no frame around a touch; a referee steadily slower than the camera skips the oldest and says
+#: so. Higher: fewer frames skipped, rulings and board announcements later in a slow stretch.
+MAX_LAG_SECONDS = 1.0
 
-    When the referee is slower than the camera, the frames it had no time for are skipped and
-    reported as a `skipped` notice (one per run of skips), so the referee stays on the table's
-    present rather than drifting seconds behind it.
+
+class KeepUp:
+    """Reads a live source on its own thread and hands the referee its frames in order, never more
+    than `max_lag` seconds behind the newest.
+
+    A slow moment is caught up from the queue afterwards; when the referee falls further behind, the
+    oldest frames it had no time for are skipped and reported as a `skipped` notice (one per run of
+    skips), so the referee stays within `max_lag` of the table's present rather than drifting seconds
+    behind it. `on_frame` (a recorder's `write`) sees every frame the camera gave, skipped or not, on
+    the reading thread; should it fail, recording stops with a warning and refereeing goes on.
     """
 
-    def __init__(self, source, *, warn: Callable[[str], None] | None = None) -> None:
+    def __init__(self, source, *, warn: Callable[[str], None] | None = None, max_lag: float = MAX_LAG_SECONDS,
+                 on_frame: Callable[[Frame], None] | None = None) -> None:
         self.source = source
         self.fps = source.fps
         self.notices: list[Notice] = source.notices
         self.skipped_total = 0
+        self.max_lag = float(max_lag)
+        self._most = max(2, int(round(self.max_lag * max(self.fps, 1.0))) + 1)  # frames held at most
         self._warn = warn or _stderr_warn
-        self._latest: Frame | None = None
+        self._on_frame = on_frame
+        self._queue: collections.deque[Frame] = collections.deque()
         self._done = False
         self._stop = False
         self._error: BaseException | None = None
@@ -149,8 +165,9 @@ class KeepUp:
     def _pump(self) -> None:
         try:
             for frame in self.source.frames():
+                self._record(frame)
                 with self._ready:
-                    self._latest = frame
+                    self._queue.append(frame)
                     self._ready.notify()
                 if self._stop:
                     break
@@ -161,19 +178,32 @@ class KeepUp:
                 self._done = True
                 self._ready.notify()
 
+    def _record(self, frame: Frame) -> None:
+        if self._on_frame is None:
+            return
+        try:
+            self._on_frame(frame)
+        except Exception as error:  # a full disk, a vanished folder: the game is still refereed
+            self._on_frame = None
+            self._warn(f"recording stopped at frame {frame.index}: {error}")
+
+    def _next(self) -> Frame | None:
+        """The oldest frame within `max_lag` of the newest (older ones dropped), or None once the
+        source has ended and every frame was handed out."""
+        with self._ready:
+            while not self._queue and not self._done:
+                self._ready.wait(0.5)
+            if not self._queue:
+                return None
+            newest = self._queue[-1]
+            while len(self._queue) > 1 and (newest.t - self._queue[0].t > self.max_lag or len(self._queue) > self._most):
+                self._queue.popleft()
+            return self._queue.popleft()
+
     def frames(self) -> Iterator[Frame]:
         self._thread.start()
         last_index = -1
-        while True:
-            with self._ready:
-                while self._latest is None and not self._done:
-                    self._ready.wait(0.5)
-                frame, self._latest = self._latest, None
-                done = self._done
-            if frame is None:
-                if done:
-                    break
-                continue
+        while (frame := self._next()) is not None:
             skipped = frame.index - last_index - 1
             if last_index >= 0 and skipped > 0:
                 self.skipped_total += skipped

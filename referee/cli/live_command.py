@@ -41,9 +41,15 @@ def run(args: argparse.Namespace) -> int:
         raise InputFileError(f"cannot write {events_path}: folder {events_path.parent} does not exist; create it first")
     if args.seconds is not None and args.seconds <= 0:
         raise InputFileError(f"--seconds must be positive, got {args.seconds}")
-    source = KeepUp(open_live_source(args.camera))
+    camera = open_live_source(args.camera)
+    try:  # every frame the camera gives is recorded (on the reading thread), those skipped to keep up too
+        recorder = Recorder(args.record, fps=camera.fps) if args.record else None
+    except BaseException:
+        camera.close()
+        raise
+    source = KeepUp(camera, on_frame=recorder.write if recorder is not None else None)
     frames = source.frames()
-    recorder = writer = board = session = None
+    writer = board = session = None
     count = 0
     stopped_by = "the stream ended"
     try:
@@ -52,21 +58,20 @@ def run(args: argparse.Namespace) -> int:
             raise VideoError(f"camera {args.camera} gave no picture; check it is connected and not in use")
         height, width = first.image.shape[:2]
         calibration = load_calibration(args.calibration, image_size=(width, height), fps=source.fps)
+        # loaded once frames flow: each frame is stamped as it arrives, and frames left waiting in the
+        # camera's or the network's buffer would arrive in a burst, stamped too close together
         namer = load_namer(args.models)
         board = open_board_link(args.board)
         session = build_session(calibration, fps=source.fps, image_size=(width, height), namer=namer, writer=None,
                                 board=board, on_event=lambda event: print(f"{event.t:8.3f}  {describe(event)}", flush=True))
         writer = EventLogWriter(str(events_path))
         session.writer = writer
-        recorder = Recorder(args.record, fps=source.fps) if args.record else None
         drift_watch = DriftWatch(calibration)
         print(f"refereeing camera {args.camera} ({width}x{height} at {source.fps:.0f} fps); Ctrl-C to stop", file=sys.stderr)
         started = time.monotonic()
         seen_notices = 0
         frame = first
         while frame is not None:
-            if recorder is not None:
-                recorder.write(frame)
             fresh = source.notices[seen_notices:]
             seen_notices = len(source.notices)
             moved = drift_watch.check(frame)

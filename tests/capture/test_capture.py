@@ -145,6 +145,7 @@ class SlowSource:
     def frames(self):
         for index in range(60):
             time.sleep(0.01)
+            self.latest = index
             yield Frame(index, index / 100, np.zeros((4, 4, 3), np.uint8))
 
     def close(self):
@@ -152,7 +153,8 @@ class SlowSource:
 
 
 def test_keep_up_skips_frames_when_the_referee_is_slow_and_says_so():
-    source = KeepUp(SlowSource(), warn=lambda message: None)
+    # a referee three and a half times slower than the camera, allowed to lag 50 ms behind it
+    source = KeepUp(SlowSource(), warn=lambda message: None, max_lag=0.05)
     seen = []
     for frame in source.frames():
         seen.append(frame.index)
@@ -160,6 +162,43 @@ def test_keep_up_skips_frames_when_the_referee_is_slow_and_says_so():
     assert seen == sorted(seen) and len(seen) < 40
     assert source.skipped_total == sum(n.missing for n in source.notices if n.kind == "skipped") > 0
     assert len(seen) + source.skipped_total == 60
+
+
+def test_keep_up_catches_up_after_a_slow_moment_without_skipping():
+    # one ruling frame takes 0.2 s (a pile read), the rest are quick: every frame is refereed, in order
+    source = KeepUp(SlowSource(), warn=lambda message: None, max_lag=0.5)
+    seen = []
+    for frame in source.frames():
+        seen.append(frame.index)
+        if frame.index == 10:
+            time.sleep(0.2)
+    assert seen == list(range(60)) and source.skipped_total == 0
+
+
+def test_keep_up_never_lags_more_than_allowed():
+    camera = SlowSource()
+    source = KeepUp(camera, warn=lambda message: None, max_lag=0.1)
+    behind = []
+    for frame in source.frames():
+        behind.append(camera.latest - frame.index)  # frames the camera has given since this one
+        time.sleep(0.02)  # twice as slow as the camera
+    assert source.skipped_total > 0
+    assert max(behind) <= 10 + 1  # 0.1 s of a 100 fps camera, and the one arriving meanwhile
+
+
+def test_keep_up_hands_every_camera_frame_to_the_recorder_and_survives_a_failing_one():
+    recorded, warnings = [], []
+
+    def record(frame):
+        if frame.index == 40:
+            raise OSError("No space left on device")
+        recorded.append(frame.index)
+
+    source = KeepUp(SlowSource(), warn=warnings.append, max_lag=0.02, on_frame=record)
+    seen = [frame.index for frame in source.frames() if time.sleep(0.03) is None]
+    assert recorded == list(range(40))  # every frame up to the failure, those skipped too
+    assert source.skipped_total > 0 and len(seen) + source.skipped_total == 60  # refereeing went on
+    assert len(warnings) == 1 and "recording stopped at frame 40" in warnings[0]
 
 
 def test_recorder_keeps_video_and_true_times_and_replay_uses_them(tmp_path):

@@ -1,0 +1,106 @@
+"""`referee live` on a camera stream: `python -m benchmarks.live_stream [--keep DIR] [--games seed:seconds,...]`.
+
+Renders games (30 fps, 720p), serves each as an HTTP MJPEG stream on 127.0.0.1 at real-time pace (as
+a phone camera app serves one), runs `referee live` on it with the shipped models, and scores its log
+against the truth as `benchmarks.referee_accuracy` scores replays: plays found, plays right, median
+touch-time error, and the frames the live referee skipped to keep up. Live times are the live clock's
+(each frame stamped as it arrives), so they carry the stream's jitter. Results go to stdout and to
+benchmarks/results/live_stream.json.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import io
+import json
+import pathlib
+import re
+import statistics
+import sys
+import tempfile
+
+from benchmarks.rendered import render_once
+
+#: (seed, seconds): games the referee was never tuned on (seeds of the referee's suite, 30 fps).
+GAMES = [(1, 16.0), (27, 16.0), (2, 16.0)]
+FPS = 30
+#: A play is scored up to this long before the stream ends (the last rulings wait for their piles).
+TAIL_SECONDS = 0.8
+
+
+def run_live(folder: pathlib.Path, events: pathlib.Path) -> tuple[int, str]:
+    """`referee live` on the game in `folder` served at real-time pace; (exit code, its last stderr line)."""
+    from referee.cli.main import main
+    from tests.capture.streaming import jpegs_from_video, serve_mjpeg
+
+    jpegs = jpegs_from_video(folder / "video.mp4")
+    err = io.StringIO()
+    with serve_mjpeg(jpegs, fps=FPS) as url, contextlib.redirect_stderr(err), contextlib.redirect_stdout(io.StringIO()):
+        code = main(["live", "--camera", url, "--calibration", str(folder / "corners.json"), "--events", str(events)])
+    lines = [line for line in err.getvalue().splitlines() if line.startswith(("stopped", "error"))]
+    return code, lines[-1] if lines else ""
+
+
+def score(folder: pathlib.Path, events: pathlib.Path) -> dict:
+    from referee.report.compare import compare
+    from referee.rules.events import EventType, read_event_log
+
+    truth = read_event_log(str(folder / "truth.jsonl"))
+    found = read_event_log(str(events))
+    end = max([event.t for event in found] + [0.0])
+    ruled = [event for event in found if event.t <= end - TAIL_SECONDS]
+    result = compare([event for event in truth if event.t <= end - TAIL_SECONDS], ruled)
+    skipped = [event for event in found if event.type is EventType.NOTICE and event.get("kind") == "skipped"]
+    return {
+        "plays": len(result.pairs) + len(result.missed), "found": len(result.pairs), "invented": len(result.extra),
+        "all_right": sum(1 for true, seen in result.pairs
+                         if all(str(true.get(key)) == str(seen.get(key)) for key in ("player", "card", "legal", "pile") if key in true.details)),
+        "touch_errors_frames": [abs(seen.t - true.t) * FPS for true, seen in result.pairs],
+        "frames_skipped": sum(int(re.search(r"skipped (\d+) frame", str(event.get("message"))).group(1)) for event in skipped),
+        "skipped_at_s": [round(event.t, 2) for event in skipped],
+    }
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--games", help="seed:seconds,... instead of the built-in games")
+    parser.add_argument("--keep", type=pathlib.Path, default=None, help="keep the rendered games here (reused when run again)")
+    parser.add_argument("--out", type=pathlib.Path, default=pathlib.Path(__file__).parent / "results" / "live_stream.json")
+    args = parser.parse_args()
+    games = [(int(seed), float(seconds)) for seed, seconds in (item.split(":") for item in args.games.split(","))] if args.games else GAMES
+    with tempfile.TemporaryDirectory() as scratch:
+        root = args.keep or pathlib.Path(scratch)
+        per_game = {}
+        for seed, seconds in games:
+            folder = root / f"seed{seed}_{FPS}fps_{seconds:g}s"
+            render_once(folder, seed, FPS, seconds)
+            events = folder / "live_events.jsonl"
+            code, last_line = run_live(folder, events)
+            if code != 0:
+                print(f"seed {seed}: referee live failed: {last_line}", file=sys.stderr)
+                return 1
+            per_game[seed] = score(folder, events)
+            found = per_game[seed]
+            print(f"seed {seed}: {found['found']} of {found['plays']} plays found, {found['invented']} invented, "
+                  f"{found['all_right']} fully right; {found['frames_skipped']} frames skipped at {found['skipped_at_s']} s; {last_line}")
+    plays = sum(game["plays"] for game in per_game.values())
+    found = sum(game["found"] for game in per_game.values())
+    invented = sum(game["invented"] for game in per_game.values())
+    errors = [error for game in per_game.values() for error in game.pop("touch_errors_frames")]
+    summary = {
+        "games": len(per_game), "plays": plays,
+        "recall": found / plays if plays else 1.0, "precision": found / (found + invented) if found + invented else 1.0,
+        "all_right": sum(game["all_right"] for game in per_game.values()) / found if found else 1.0,
+        "median_touch_error_frames": statistics.median(errors) if errors else None,
+        "frames_skipped": sum(game["frames_skipped"] for game in per_game.values()),
+        "per_game": per_game,
+    }
+    print(json.dumps({key: value for key, value in summary.items() if key != "per_game"}, indent=2))
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    args.out.write_text(json.dumps(summary, indent=2) + "\n")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -39,6 +39,12 @@ FRONT_MM = 60.0
 #: A change whose outline fills at least this share of a card, and is no bigger than a card, is taken
 #: as the new top card itself (not the card-coloured patch around it, which takes in the pile beneath).
 WHOLE_CARD_SHARE = 0.85
+#: A card laid on a bare place (`arrival_at_rest`) has arrived once its leading edge is within this of
+#: where it came to rest (about a view pixel); one that moved less than REST_FROM_MM is not timed so.
+REST_TOLERANCE_MM = 2.0
+REST_FROM_MM = 10.0
+#: Frames of the card seen in a hand kept per visit, for `arrival_at_rest`.
+CARD_FRAMES_KEPT = 8
 #: Card-coloured area (mm^2) a hand must carry near a place for the card's edge, not the hand's, to be
 #: timed. Lower: a few pale knuckles count as a card; higher: a card mostly under the fingers is missed.
 MIN_CARD_PIXELS = 250.0
@@ -62,6 +68,8 @@ class Visit:
     last_front: tuple[float, float] | None = None
     fronts: list[tuple[float, float]] = field(default_factory=list)  # mm, in the place's padded crop
     card_seen: bool = False
+    #: (frame, t, bool mask in the place's padded crop) of the card seen in the hand, the last few frames
+    cards: list[tuple[int, float, np.ndarray]] = field(default_factory=list)
 
 
 @dataclass(frozen=True)
@@ -123,18 +131,20 @@ class PlaceTracker:
         return None if measured is None else measured[0]
 
     def _measure(self, hand: np.ndarray, card: np.ndarray | None, player: str | None = None):
-        """(signed distance mm, card seen, front of the hand in mm or None), or None if no hand near."""
+        """(signed distance mm, card seen, front of the hand in mm or None, the card-coloured part of
+        the hand here or None), or None if no hand near."""
         local = hand[self.rows, self.cols] > 0
         if not local.any():
             return None
         front = self._front(local, player) if player else None
         card_seen = False
+        carried = None
         if card is not None:
             # card colour inside the pile's outline may be the pile itself under the hand's shadow
             carried = card[self.rows, self.cols] > 0
             if np.count_nonzero(carried & ~self._near_footprint) >= MIN_CARD_PIXELS * self.px_per_mm ** 2:
                 local, card_seen = carried, True
-        return self._distance(local), card_seen, front
+        return self._distance(local), card_seen, front, carried
 
     def _within_reach(self, box: tuple[int, int, int, int] | None) -> bool:
         if box is None or box[2] == 0:
@@ -177,10 +187,13 @@ class PlaceTracker:
                     self._end_visit(visit, period)
                     self.finished.append(self.visits.pop(player))
                 continue
-            distance, card_seen, front = measured
+            distance, card_seen, front, carried_here = measured
             busy = True
             if visit is None:
                 visit = self.visits[player] = Visit(player, frame)
+            if carried_here is not None:
+                visit.cards.append((frame, t, carried_here))
+                del visit.cards[:-CARD_FRAMES_KEPT]
             visit.last_frame = frame
             visit.samples.append((frame, t, distance))
             self._follow(visit, frame, t, distance, front)
@@ -259,6 +272,32 @@ class PlaceTracker:
         """Where a hand came to rest on the place (a slap lands flat: its outline crosses the pile's well
         before the palm lands); None if it never did."""
         return self._stop_touch(visit, period) if visit.frames_in_contact else None
+
+    def arrival_at_rest(self, visit: Visit, footprint: np.ndarray, period: float) -> TouchEstimate | None:
+        """When a card laid on a bare place arrived: it touches nothing until it lies there, so not where
+        its edge first crossed the place's outline (two to five frames early, at the speed cards are
+        laid) but where its leading edge, seen in the hand that laid it, reached the far side of where
+        it came to rest (`footprint`, the settled change). That distance still to go, frame by frame, is
+        timed as a touch is (`estimate_touch`: its zero crossing, extrapolated at the speed the card
+        came in with). None when the card was not seen arriving."""
+        seen = [(frame, t, np.argwhere(card)) for frame, t, card in visit.cards if card.any()]
+        target = np.argwhere(footprint)
+        if len(seen) < 2 or not len(target):
+            return None
+        direction = target.mean(axis=0) - seen[0][2].mean(axis=0)
+        length = float(np.hypot(*direction))
+        if length < REST_FROM_MM * self.px_per_mm:
+            return None
+        direction /= length
+        far = float(np.percentile(target @ direction, 99))
+        samples = []
+        for frame, t, pixels in seen:
+            samples.append((frame, t, (far - float(np.percentile(pixels @ direction, 99))) / self.px_per_mm - REST_TOLERANCE_MM))
+            if samples[-1][2] <= 0:
+                if len(samples) < 2:
+                    return None  # there already in the first frame kept: its arrival was not seen
+                return estimate_touch(samples[-6:], period, 1.0 / self.px_per_mm)
+        return None
 
     def _stop_touch(self, visit: Visit, period: float) -> TouchEstimate | None:
         """A hand whose card is hidden under it: the touch is where its approach comes to rest on the pile."""

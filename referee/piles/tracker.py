@@ -332,8 +332,10 @@ class TableTracker:
         owner = who_laid_top(visits, holding, holders=holders, joint_owner=owner_player)
         for number, visit in enumerate(visits):
             if number == owner:
-                top = Arrival(visit.touch.t, visit.touch.frame, place.index, visit.player, reading.card,
-                              visit.touch.error, reading.confidence, reading.alternatives, together=owner_player is not None)
+                # on a bare place the card touches nothing until it lies there: timed where it came to rest
+                when = (self.places[place].arrival_at_rest(visit, change.footprint, self.period) if previous.empty else None) or visit.touch
+                top = Arrival(when.t, when.frame, place.index, visit.player, reading.card,
+                              when.error, reading.confidence, reading.alternatives, together=owner_player is not None)
                 continue
             # covered by a later card: the card is the one that left this player's stock
             card, confidence = self._snapshot_card(visit)

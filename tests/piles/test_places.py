@@ -74,3 +74,34 @@ def test_the_outline_of_a_new_top_card_is_the_card_laid_not_the_pile_that_peeks_
     assert iou(footprint, truth) > 0.88
     shift = np.argwhere(footprint).mean(axis=0) - np.argwhere(truth).mean(axis=0)
     assert np.hypot(*shift) < 2.0 / PX_PER_MM
+
+
+def test_a_card_laid_on_a_bare_place_is_timed_where_it_came_to_rest_not_where_it_crossed_the_outline():
+    """A spit card slid onto an empty place touches nothing until it lies there: 15 mm a frame straight
+    in, at rest 10.4 frames in. Its edge crosses the place's outline frames before that."""
+    zone = RectMM.around((150, 150), 110, 130)
+    tracker = PlaceTracker(("spit_pile", None, 0), zone, PX_PER_MM, VIEW, nominal_card=RectMM.around((150, 150), 63, 88))
+    table = np.full(VIEW + (3,), TABLE_GREY, np.uint8)
+    assert len(settle(tracker, table, 0)) == 1
+    rest_frame, speed = 10.4, 15.0
+    period = 1 / 30
+    changes = []
+    for frame in range(5, 22):
+        view = table.copy()
+        owned = {"A": np.zeros(VIEW, np.uint8), "B": np.zeros(VIEW, np.uint8)}
+        if frame < 16:  # held until frame 15, then the hand is gone and the card lies there
+            centre_y = 150 - speed * max(0.0, rest_frame - frame)
+            draw_card(view, (150, centre_y), 0.0, (20, 20, 20))
+            owned["A"][: int(centre_y - CARD_HEIGHT_MM / 2) + 1, 140:160] = 1  # the arm, from A's edge
+            owned["A"] |= card_paper(view)
+        else:
+            draw_card(view, (150, 150), 0.0, (20, 20, 20))
+        carried = {player: mask & card_paper(view) for player, mask in owned.items()}
+        change = tracker.step(view, owned, frame, frame * period, period, carried, card_paper(view))
+        if change is not None:
+            changes.append(change)
+    assert len(changes) == 1 and changes[0].changed
+    (visit,) = changes[0].visits
+    rest = tracker.arrival_at_rest(visit, changes[0].footprint, period)
+    assert abs(rest.t - rest_frame * period) < 0.2 * period
+    assert visit.touch.t < (rest_frame - 1) * period  # the outline crossing: more than a frame early

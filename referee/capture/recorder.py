@@ -24,6 +24,10 @@ class Recorder:
         self.timestamps_path = sidecar_path(self.path)
         if not self.path.parent.exists():
             raise VideoError(f"cannot record to {self.path}: folder {self.path.parent} does not exist")
+        if self.path.suffix.lower() not in (".mp4", ".avi"):
+            # told now, not at the first frame: that is written on the camera's reading thread, where a
+            # failure only stops the recording (with a warning) so that the game is still refereed
+            raise VideoError(f"cannot record to {self.path}: use a .mp4 or .avi file name")
         self._writer: cv2.VideoWriter | None = None
         self._times = open(self.timestamps_path, "w", encoding="utf-8")
         self.count = 0

@@ -43,8 +43,9 @@ WHOLE_CARD_SHARE = 0.85
 #: where it came to rest (about a view pixel); one that moved less than REST_FROM_MM is not timed so.
 REST_TOLERANCE_MM = 2.0
 REST_FROM_MM = 10.0
-#: Frames of the card seen in a hand kept per visit, for `arrival_at_rest`.
-CARD_FRAMES_KEPT = 8
+#: How long (s) the card seen in a hand is kept per visit, for `arrival_at_rest`: its arrival and the
+#: hand holding it there a moment.
+CARD_SECONDS_KEPT = 0.6
 #: Card-coloured area (mm^2) a hand must carry near a place for the card's edge, not the hand's, to be
 #: timed. Lower: a few pale knuckles count as a card; higher: a card mostly under the fingers is missed.
 MIN_CARD_PIXELS = 250.0
@@ -193,7 +194,8 @@ class PlaceTracker:
                 visit = self.visits[player] = Visit(player, frame)
             if carried_here is not None:
                 visit.cards.append((frame, t, carried_here))
-                del visit.cards[:-CARD_FRAMES_KEPT]
+                while visit.cards[0][1] < t - CARD_SECONDS_KEPT:
+                    del visit.cards[0]
             visit.last_frame = frame
             visit.samples.append((frame, t, distance))
             self._follow(visit, frame, t, distance, front)

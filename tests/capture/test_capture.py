@@ -213,3 +213,9 @@ def test_recorder_keeps_video_and_true_times_and_replay_uses_them(tmp_path):
     frames = list(source.frames())
     assert [frame.t for frame in frames] == pytest.approx(times)
     assert [(n.kind, n.frame) for n in source.notices] == [("dropped", 2)]
+
+
+def test_a_recording_to_a_file_type_it_cannot_write_is_refused_before_the_game(tmp_path):
+    with pytest.raises(VideoError, match="use a .mp4 or .avi file name"):
+        Recorder(tmp_path / "game.webm", fps=30)
+

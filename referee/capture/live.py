@@ -27,31 +27,68 @@ def _stderr_warn(message: str) -> None:
     print(f"warning: {message}", file=sys.stderr)
 
 
+#: Frames whose arrival times measure a live source's frame rate before any gap is judged.
+RATE_FRAMES = 12
+#: A measured frame rate this far (a share) from the one the source reports replaces it: OpenCV reports
+#: 25 fps for every MJPEG stream, and a webcam in dim light may deliver half what it reports.
+RATE_MISMATCH = 0.15
+
+
 class _ClockedSource:
-    """Shared loop: stamp each picture with the monotonic clock, number it, check for gaps."""
+    """Shared loop: stamp each picture with the monotonic clock, number it, check for gaps.
+
+    Unless the frame rate was given (`fixed_fps`), the first RATE_FRAMES arrivals measure it, and a rate
+    far from the one reported replaces it; `rate_settled` is set once `fps` is final."""
 
     fps: float
     notices: list[Notice]
     description: str
+    fixed_fps: bool = False
 
     def _pictures(self) -> Iterator[np.ndarray]:
         raise NotImplementedError
 
+    @property
+    def rate_settled(self) -> threading.Event:
+        if "_rate_settled" not in self.__dict__:
+            self._rate_settled = threading.Event()
+            if self.fixed_fps:
+                self._rate_settled.set()
+        return self._rate_settled
+
+    def _measure_rate(self, arrivals: list[float]) -> None:
+        gaps = sorted(later - earlier for earlier, later in zip(arrivals, arrivals[1:]))
+        typical = gaps[len(gaps) // 2] if gaps else 0.0
+        if typical > 0 and abs(1.0 / typical - self.fps) > RATE_MISMATCH * self.fps:
+            self.fps = round(1.0 / typical, 2)
+        self.rate_settled.set()
+
     def frames(self) -> Iterator[Frame]:
-        gaps = GapDetector(self.fps)
+        gaps = GapDetector(self.fps) if self.rate_settled.is_set() else None
+        arrivals: list[float] = []
         start: float | None = None
         index = -1
         t = 0.0
-        for image in self._pictures():
-            now = time.monotonic()
-            if start is None:
-                start = now
-            t = now - start
-            index += 1
-            notice = gaps.check(index, t)
-            if notice is not None:
-                self.notices.append(notice)
-            yield Frame(index, t, image)
+        try:
+            for image in self._pictures():
+                now = time.monotonic()
+                if start is None:
+                    start = now
+                t = now - start
+                index += 1
+                if gaps is None:
+                    arrivals.append(t)
+                    if len(arrivals) >= RATE_FRAMES:
+                        self._measure_rate(arrivals)
+                        gaps = GapDetector(self.fps)
+                        gaps.check(index, t)
+                else:
+                    notice = gaps.check(index, t)
+                    if notice is not None:
+                        self.notices.append(notice)
+                yield Frame(index, t, image)
+        finally:
+            self.rate_settled.set()
         self.notices.append(Notice("ended", t, max(index, 0), f"{self.description} stopped sending pictures "
                                    f"after frame {index} (t={t:.2f}s)"))
 
@@ -70,6 +107,7 @@ class OpenCvLiveSource(_ClockedSource):
                              "give a camera index (0), a device path (/dev/video0) or an rtsp:// / http:// URL")
         reported = self._capture.get(cv2.CAP_PROP_FPS)
         self.fps = float(fps or (reported if reported and 1 <= reported <= 240 else 30.0))
+        self.fixed_fps = bool(fps)
         self.notices: list[Notice] = []
 
     def _pictures(self) -> Iterator[np.ndarray]:
@@ -86,10 +124,11 @@ class OpenCvLiveSource(_ClockedSource):
 class MjpegHttpSource(_ClockedSource):
     """HTTP MJPEG read by the pure-Python reader (the fallback when OpenCV cannot open the URL)."""
 
-    def __init__(self, url: str, *, fps: float = 30.0, timeout: float = 5.0) -> None:
+    def __init__(self, url: str, *, fps: float | None = None, timeout: float = 5.0) -> None:
         self.description = f"stream {url}"
         self.url = url
-        self.fps = float(fps)
+        self.fps = float(fps or 30.0)
+        self.fixed_fps = bool(fps)
         self.notices: list[Notice] = []
         self._jpegs = read_mjpeg_jpegs(url, timeout=timeout)
         try:
@@ -123,7 +162,7 @@ def open_live_source(spec: str, *, fps: float | None = None, prefer_opencv: bool
                 return OpenCvLiveSource(spec, fps=fps)
             except VideoError:
                 pass
-        return MjpegHttpSource(spec, fps=fps or 30.0)
+        return MjpegHttpSource(spec, fps=fps)
     return OpenCvLiveSource(spec, fps=fps)
 
 
@@ -148,11 +187,10 @@ class KeepUp:
     def __init__(self, source, *, warn: Callable[[str], None] | None = None, max_lag: float = MAX_LAG_SECONDS,
                  on_frame: Callable[[Frame], None] | None = None) -> None:
         self.source = source
-        self.fps = source.fps
         self.notices: list[Notice] = source.notices
         self.skipped_total = 0
         self.max_lag = float(max_lag)
-        self._most = max(2, int(round(self.max_lag * max(self.fps, 1.0))) + 1)  # frames held at most
+        self._most = max(2, int(round(self.max_lag * max(source.fps, 1.0))) + 1)  # frames held at most
         self._warn = warn or _stderr_warn
         self._on_frame = on_frame
         self._queue: collections.deque[Frame] = collections.deque()
@@ -161,6 +199,18 @@ class KeepUp:
         self._error: BaseException | None = None
         self._ready = threading.Condition()
         self._thread = threading.Thread(target=self._pump, name="frame-reader", daemon=True)
+
+    @property
+    def fps(self) -> float:
+        return self.source.fps
+
+    def settled_fps(self, timeout: float = 2.0) -> float:
+        """The source's frame rate once its first frames have measured it (or `timeout` s on)."""
+        settled = getattr(self.source, "rate_settled", None)
+        if settled is not None:
+            settled.wait(timeout)
+        self._most = max(2, int(round(self.max_lag * max(self.fps, 1.0))) + 1)
+        return self.fps
 
     def _pump(self) -> None:
         try:

@@ -24,6 +24,9 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
                         help="where to write the event log (default: live_events.jsonl)")
     parser.add_argument("--seconds", type=float, metavar="S", help="stop after S seconds (default: until Ctrl-C or the stream ends)")
     parser.add_argument("--models", metavar="DIR", help="recognition models folder (default: the shipped models/)")
+    parser.add_argument("--fps", type=float, metavar="F",
+                        help="the camera's frame rate (default: measured from its first frames; what a camera or stream "
+                             "reports can be wrong, and OpenCV reports 25 for every MJPEG stream)")
     parser.set_defaults(handler=run)
 
 
@@ -41,7 +44,9 @@ def run(args: argparse.Namespace) -> int:
         raise InputFileError(f"cannot write {events_path}: folder {events_path.parent} does not exist; create it first")
     if args.seconds is not None and args.seconds <= 0:
         raise InputFileError(f"--seconds must be positive, got {args.seconds}")
-    camera = open_live_source(args.camera)
+    if args.fps is not None and not 1 <= args.fps <= 240:
+        raise InputFileError(f"--fps must be between 1 and 240, got {args.fps:g}")
+    camera = open_live_source(args.camera, fps=args.fps)
     try:  # every frame the camera gives is recorded (on the reading thread), those skipped to keep up too
         recorder = Recorder(args.record, fps=camera.fps) if args.record else None
     except BaseException:
@@ -57,17 +62,18 @@ def run(args: argparse.Namespace) -> int:
         if first is None:
             raise VideoError(f"camera {args.camera} gave no picture; check it is connected and not in use")
         height, width = first.image.shape[:2]
-        calibration = load_calibration(args.calibration, image_size=(width, height), fps=source.fps)
+        fps = source.settled_fps()  # measured from the first frames, which queue meanwhile
+        calibration = load_calibration(args.calibration, image_size=(width, height), fps=fps)
         # loaded once frames flow: each frame is stamped as it arrives, and frames left waiting in the
         # camera's or the network's buffer would arrive in a burst, stamped too close together
         namer = load_namer(args.models)
         board = open_board_link(args.board)
-        session = build_session(calibration, fps=source.fps, image_size=(width, height), namer=namer, writer=None,
+        session = build_session(calibration, fps=fps, image_size=(width, height), namer=namer, writer=None,
                                 board=board, on_event=lambda event: print(f"{event.t:8.3f}  {describe(event)}", flush=True))
         writer = EventLogWriter(str(events_path))
         session.writer = writer
         drift_watch = DriftWatch(calibration)
-        print(f"refereeing camera {args.camera} ({width}x{height} at {source.fps:.0f} fps); Ctrl-C to stop", file=sys.stderr)
+        print(f"refereeing camera {args.camera} ({width}x{height} at {fps:.0f} fps); Ctrl-C to stop", file=sys.stderr)
         started = time.monotonic()
         seen_notices = 0
         frame = first

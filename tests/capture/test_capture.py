@@ -114,6 +114,32 @@ def test_mjpeg_stream_over_loopback_in_real_time(prefer_opencv):
     assert "ended" in [notice.kind for notice in source.notices]
 
 
+@pytest.mark.parametrize("prefer_opencv", [True, False])
+def test_a_live_stream_s_frame_rate_is_measured_not_taken_from_what_it_reports(prefer_opencv):
+    # OpenCV reports 25 fps for any MJPEG stream (the pure-Python reader assumes 30); this one sends 15:
+    # taken at its word, every frame would be reported as a dropped one
+    jpegs = [cv2.imencode(".jpg", image)[1].tobytes() for image in numbered_images(24)]
+    with serve_mjpeg(jpegs, fps=15) as url:
+        source = KeepUp(open_live_source(url, prefer_opencv=prefer_opencv), warn=lambda message: None)
+        frames = source.frames()
+        next(frames)
+        measured = source.settled_fps()
+        rest = list(frames)
+        source.close()
+    assert measured == pytest.approx(15, rel=0.1) and source.fps == measured
+    assert len(rest) >= 20
+    assert not [notice for notice in source.notices if notice.kind in ("dropped", "stall")]
+
+
+def test_a_frame_rate_given_is_kept_and_frames_slower_than_it_are_reported():
+    jpegs = [cv2.imencode(".jpg", image)[1].tobytes() for image in numbered_images(15)]
+    with serve_mjpeg(jpegs, fps=15) as url:
+        source = MjpegHttpSource(url, fps=30)  # `referee live --fps 30`
+        list(source.frames())
+    assert source.fps == 30 and source.rate_settled.is_set()
+    assert [notice.kind for notice in source.notices].count("dropped") >= 10
+
+
 def test_stream_that_stalls_and_drops_is_reported_not_merged():
     jpegs = [cv2.imencode(".jpg", image)[1].tobytes() for image in numbered_images(30)]
     with serve_mjpeg(jpegs, fps=30, stall=(10, 0.6), drop_after=20) as url:

@@ -37,24 +37,21 @@ RATE_MISMATCH = 0.15
 class _ClockedSource:
     """Shared loop: stamp each picture with the monotonic clock, number it, check for gaps.
 
-    Unless the frame rate was given (`fixed_fps`), the first RATE_FRAMES arrivals measure it, and a rate
+    Unless the frame rate was given, the first RATE_FRAMES arrivals measure it, and a rate
     far from the one reported replaces it; `rate_settled` is set once `fps` is final."""
 
-    fps: float
-    notices: list[Notice]
     description: str
-    fixed_fps: bool = False
+
+    def __init__(self, fps: float | None, reported: float) -> None:
+        """`fps`: the rate given (kept), else `reported` until the first frames have measured it."""
+        self.fps = float(fps or reported)
+        self.notices: list[Notice] = []
+        self.rate_settled = threading.Event()
+        if fps:
+            self.rate_settled.set()
 
     def _pictures(self) -> Iterator[np.ndarray]:
         raise NotImplementedError
-
-    @property
-    def rate_settled(self) -> threading.Event:
-        if "_rate_settled" not in self.__dict__:
-            self._rate_settled = threading.Event()
-            if self.fixed_fps:
-                self._rate_settled.set()
-        return self._rate_settled
 
     def _measure_rate(self, arrivals: list[float]) -> None:
         gaps = sorted(later - earlier for earlier, later in zip(arrivals, arrivals[1:]))
@@ -106,9 +103,7 @@ class OpenCvLiveSource(_ClockedSource):
             raise VideoError(f"cannot open camera {spec}: no such camera or stream; "
                              "give a camera index (0), a device path (/dev/video0) or an rtsp:// / http:// URL")
         reported = self._capture.get(cv2.CAP_PROP_FPS)
-        self.fps = float(fps or (reported if reported and 1 <= reported <= 240 else 30.0))
-        self.fixed_fps = bool(fps)
-        self.notices: list[Notice] = []
+        super().__init__(fps, reported if reported and 1 <= reported <= 240 else 30.0)
 
     def _pictures(self) -> Iterator[np.ndarray]:
         while True:
@@ -127,9 +122,7 @@ class MjpegHttpSource(_ClockedSource):
     def __init__(self, url: str, *, fps: float | None = None, timeout: float = 5.0) -> None:
         self.description = f"stream {url}"
         self.url = url
-        self.fps = float(fps or 30.0)
-        self.fixed_fps = bool(fps)
-        self.notices: list[Notice] = []
+        super().__init__(fps, 30.0)
         self._jpegs = read_mjpeg_jpegs(url, timeout=timeout)
         try:
             self._first = next(self._jpegs)
@@ -190,7 +183,6 @@ class KeepUp:
         self.notices: list[Notice] = source.notices
         self.skipped_total = 0
         self.max_lag = float(max_lag)
-        self._most = max(2, int(round(self.max_lag * max(source.fps, 1.0))) + 1)  # frames held at most
         self._warn = warn or _stderr_warn
         self._on_frame = on_frame
         self._queue: collections.deque[Frame] = collections.deque()
@@ -209,7 +201,6 @@ class KeepUp:
         settled = getattr(self.source, "rate_settled", None)
         if settled is not None:
             settled.wait(timeout)
-        self._most = max(2, int(round(self.max_lag * max(self.fps, 1.0))) + 1)
         return self.fps
 
     def _pump(self) -> None:
@@ -246,7 +237,8 @@ class KeepUp:
             if not self._queue:
                 return None
             newest = self._queue[-1]
-            while len(self._queue) > 1 and (newest.t - self._queue[0].t > self.max_lag or len(self._queue) > self._most):
+            most = max(2, int(round(self.max_lag * max(self.fps, 1.0))) + 1)  # frames held at most
+            while len(self._queue) > 1 and (newest.t - self._queue[0].t > self.max_lag or len(self._queue) > most):
                 self._queue.popleft()
             return self._queue.popleft()
 

@@ -42,10 +42,10 @@ VIEW_PX_PER_MM = 3.0
 COURT = ("J", "Q", "K")
 
 
-def harvest(folder: pathlib.Path, seed: int, fps: int, seconds: float, design: str | None) -> list[tuple[int, object, str | None]]:
-    """(frame, view, true card or None) for every pile view the referee asked to be named in one game;
-    rendered and harvested once, then read from `folder`."""
-    cached = folder / "pile_views.pkl"
+def harvest(folder: pathlib.Path, seed: int, fps: int, seconds: float, design: str | None) -> list[tuple[int, object, str | None, object]]:
+    """(frame, view, true card or None, the outline the tracker saw the card land in or None) for every
+    pile view the referee asked to be named in one game; rendered and harvested once, then read from `folder`."""
+    cached = folder / "pile_views_2.pkl"
     if cached.exists():
         with open(cached, "rb") as handle:
             return pickle.load(handle)
@@ -58,9 +58,9 @@ def harvest(folder: pathlib.Path, seed: int, fps: int, seconds: float, design: s
             super().__init__(*args, **kwargs)
             self.views = []
 
-        def name_top_card_in(self, frame, rect, image):
+        def name_top_card_in(self, frame, rect, image, outline=None):
             card, confidence = super().name_top_card_in(frame, rect, image)
-            self.views.append((frame, image.copy(), None if card is None else str(card)))
+            self.views.append((frame, image.copy(), None if card is None else str(card), outline))
             return card, confidence
 
     render_once(folder, seed, fps, seconds, design)
@@ -71,16 +71,18 @@ def harvest(folder: pathlib.Path, seed: int, fps: int, seconds: float, design: s
     return namer.views
 
 
-def score(recogniser, views: list[tuple[int, object, str | None]]) -> tuple[collections.Counter, list[float]]:
+def score(recogniser, views: list[tuple[int, object, str | None, object]]) -> tuple[collections.Counter, list[float], list[float]]:
+    """Counts of outcomes by kind, and the seconds of each read of a view with an outline and without."""
     counts: collections.Counter = collections.Counter()
-    seconds = []
-    for _, view, truth in views:
+    seconds: tuple[list[float], list[float]] = ([], [])
+    for _, view, truth, outline in views:
         started = time.perf_counter()
-        reading = recogniser.read_top_card(view, px_per_mm=VIEW_PX_PER_MM)
-        seconds.append(time.perf_counter() - started)
+        reading = recogniser.read_top_card(view, px_per_mm=VIEW_PX_PER_MM, outline=outline)
+        seconds[outline is None].append(time.perf_counter() - started)
         named = None if reading.card is None else str(reading.card)
         kind = "empty" if truth is None else ("court" if truth[:-1] in COURT else "pip")
         counts[kind, "views"] += 1
+        counts[kind, "with_outline"] += outline is not None
         if truth is None:
             counts[kind, "wrong"] += named is not None
         elif named is None:
@@ -91,13 +93,14 @@ def score(recogniser, views: list[tuple[int, object, str | None]]) -> tuple[coll
         else:
             counts[kind, "wrong"] += 1
             counts[kind, "wrong_suit_only"] += named[:-1] == truth[:-1]
-    return counts, seconds
+    return counts, *seconds
 
 
 def _shares(counts: collections.Counter, kinds: tuple[str, ...]) -> dict:
     views = sum(counts[kind, "views"] for kind in kinds)
     named_cards = sum(counts[kind, "views"] for kind in kinds if kind != "empty")
-    result = {"views": views, "views_with_a_card": named_cards}
+    result = {"views": views, "views_with_a_card": named_cards,
+              "with_outline": round(sum(counts[kind, "with_outline"] for kind in kinds) / max(views, 1), 4)}
     if named_cards:
         for outcome in ("right", "unnamed", "rank_only", "wrong_suit_only"):
             result[outcome] = round(sum(counts[kind, outcome] for kind in kinds) / named_cards, 4)
@@ -110,6 +113,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--models", type=pathlib.Path, default=None, help="folder of the ONNX models (default: the shipped ones)")
     parser.add_argument("--keep", type=pathlib.Path, default=None, help="keep the rendered games and their pile views here (reused when run again)")
     parser.add_argument("--quick", action="store_true", help="one short game")
+    parser.add_argument("--search-only", action="store_true", help="read every view by searching it, not from the outline the tracker saw")
     parser.add_argument("--out", type=pathlib.Path, default=pathlib.Path(__file__).resolve().parent / "results" / "pile_tops.json")
     args = parser.parse_args(argv)
 
@@ -119,15 +123,19 @@ def main(argv: list[str] | None = None) -> int:
     root = args.keep or pathlib.Path(tempfile.mkdtemp(prefix="pile-tops-"))
     total: collections.Counter = collections.Counter()
     by_design: dict[str, collections.Counter] = collections.defaultdict(collections.Counter)
-    seconds: list[float] = []
+    outlined: list[float] = []
+    searched: list[float] = []
     for seed, fps, length, design in (QUICK if args.quick else GAMES):
         folder = root / f"g{seed}_{fps}{'_' + design.replace(':', '_') if design else ''}"
         views = harvest(folder, seed, fps, length, design)
         name = render_once(folder, seed, fps, length, design)
-        counts, times = score(recogniser, views)
+        if args.search_only:
+            views = [(frame, view, truth, None) for frame, view, truth, _ in views]
+        counts, with_outline, without = score(recogniser, views)
         total.update(counts)
         by_design[name].update(counts)
-        seconds.extend(times)
+        outlined.extend(with_outline)
+        searched.extend(without)
         print(f"game {seed} ({fps} fps, {name}): {_shares(counts, ('pip', 'court', 'empty'))}", file=sys.stderr, flush=True)
     result = {
         "all": _shares(total, ("pip", "court", "empty")),
@@ -135,7 +143,9 @@ def main(argv: list[str] | None = None) -> int:
         "court_cards": _shares(total, ("court",)),
         "empty_or_face_down": _shares(total, ("empty",)),
         "by_design": {name: _shares(counts, ("pip", "court", "empty")) for name, counts in sorted(by_design.items())},
-        "median_read_ms": round(1000 * statistics.median(seconds), 1) if seconds else None,
+        "median_read_ms": round(1000 * statistics.median(outlined + searched), 1) if outlined + searched else None,
+        "median_read_ms_with_outline": round(1000 * statistics.median(outlined), 1) if outlined else None,
+        "median_read_ms_without": round(1000 * statistics.median(searched), 1) if searched else None,
         "games": root.as_posix() if args.keep else "temporary",
     }
     print(json.dumps(result, indent=2))

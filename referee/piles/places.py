@@ -39,6 +39,8 @@ FRONT_MM = 60.0
 #: A change whose outline fills at least this share of a card, and is no bigger than a card, is taken
 #: as the new top card itself (not the card-coloured patch around it, which takes in the pile beneath).
 WHOLE_CARD_SHARE = 0.85
+#: A footprint within this share of a card's width and length is one card's outline (`card_corners_mm`).
+CARD_SIZE_SLACK = 0.15
 #: A card laid on a bare place (`arrival_at_rest`) has arrived once its leading edge is within this of
 #: where it came to rest (about a view pixel); one that moved less than REST_FROM_MM is not timed so.
 REST_TOLERANCE_MM = 2.0
@@ -354,6 +356,20 @@ class PlaceTracker:
         out = np.zeros(hull.shape, np.uint8)
         cv2.fillConvexPoly(out, np.round(box).astype(np.int32), 1)
         return out.astype(bool)
+
+    def card_corners_mm(self, footprint: np.ndarray) -> np.ndarray | None:
+        """The four corners (table mm) of a footprint that is one card's outline (a card-sized
+        rectangle, as `_top_card_outline` makes of a whole card laid), else None."""
+        points = cv2.findNonZero(footprint.astype(np.uint8))
+        if points is None:
+            return None
+        (cx, cy), (w, h), angle = cv2.minAreaRect(points)
+        short, long = sorted((w + 1, h + 1))
+        card_w, card_h = CARD_WIDTH_MM * self.px_per_mm, CARD_HEIGHT_MM * self.px_per_mm
+        if not (abs(short / card_w - 1) <= CARD_SIZE_SLACK and abs(long / card_h - 1) <= CARD_SIZE_SLACK):
+            return None
+        corners = cv2.boxPoints(((cx, cy), (w + 1, h + 1), angle)).astype(np.float64)
+        return (corners + [self.cols.start + 0.5, self.rows.start + 0.5]) / self.px_per_mm  # pixel centres at +0.5
 
     def frames_holding(self, visit: Visit, outline: np.ndarray, *, slow_only: bool = False) -> int:
         """Frames in which the front of this visit's hand (fingers and palm) lay over `outline`: a hand

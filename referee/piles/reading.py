@@ -114,13 +114,18 @@ def _smoothed(histogram: np.ndarray) -> np.ndarray:
 
 
 def read_place(namer: TopCardNamer, crop: np.ndarray, spot: np.ndarray, table: TableColour,
-               px_per_mm: float | None = None) -> Reading:
+               px_per_mm: float | None = None, outline: np.ndarray | None = None) -> Reading:
     """`crop`: a sharp top-down cut around the place for the recogniser, at `px_per_mm` when known;
-    `spot`: the nominal card area."""
+    `spot`: the nominal card area; `outline`: the top card's corners in `crop`'s pixels, where the
+    tracker saw it land (a namer that can use it reads there first)."""
     alternatives: tuple = ()
+    if outline is not None and not table.something_there(spot):
+        outline = None  # a card taken away leaves its outline behind: nothing there to read by it
     if hasattr(namer, "read_top_card"):  # a namer that also says what else the card could be
-        read = namer.read_top_card(crop, px_per_mm=px_per_mm)
+        read = namer.read_top_card(crop, px_per_mm=px_per_mm, **({} if outline is None else {"outline": outline}))
         card, confidence, alternatives = read.card, read.confidence, tuple(read.alternatives)
+    elif outline is not None and isinstance(namer, _AtPlace):
+        card, confidence = namer.name_top_card(crop, outline=outline)
     else:
         card, confidence = namer.name_top_card(crop)
     if card is not None and confidence >= MIN_CONFIDENCE:
@@ -140,5 +145,7 @@ class _AtPlace:
     def __init__(self, namer, frame: int, rect: RectMM) -> None:
         self.namer, self.frame, self.rect = namer, frame, rect
 
-    def name_top_card(self, image: np.ndarray):
-        return self.namer.name_top_card_in(self.frame, self.rect, image)
+    def name_top_card(self, image: np.ndarray, outline: np.ndarray | None = None):
+        if outline is None:
+            return self.namer.name_top_card_in(self.frame, self.rect, image)
+        return self.namer.name_top_card_in(self.frame, self.rect, image, outline=outline)

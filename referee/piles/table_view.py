@@ -131,6 +131,12 @@ class TableView:
             image = cv2.GaussianBlur(image, (0, 0), self._blur_sigma)
         return cv2.remap(image, self._maps[0], self._maps[1], cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
 
+    @staticmethod
+    def in_crop(points_mm: np.ndarray, rect: RectMM, px_per_mm: float) -> np.ndarray:
+        """Table points (mm) as pixel coordinates (x, y) of `crop(image, rect, px_per_mm)`."""
+        points = np.asarray(points_mm, np.float64).reshape(-1, 2)
+        return np.stack([(points[:, 0] - rect.x0) * px_per_mm - 0.5, (rect.y1 - points[:, 1]) * px_per_mm - 0.5], axis=-1)
+
     def crop(self, image: np.ndarray, rect: RectMM, px_per_mm: float) -> np.ndarray:
         """A sharper cut of one table rectangle straight from the camera frame, seen from above with
         A at the bottom (row 0 = the rectangle's far edge from A)."""

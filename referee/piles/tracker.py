@@ -248,12 +248,16 @@ class TableTracker:
         return named
 
     # ---------------------------------------------------------------------------------------------
-    def _read(self, place: Place, image: np.ndarray) -> Reading:
+    def _read(self, place: Place, image: np.ndarray, footprint: np.ndarray | None = None) -> Reading:
+        """What lies on `place` now; `footprint`: where the change seen there settled (the namer reads a
+        whole card's outline first)."""
         tracker = self.places[place]
         crop = self.view.crop(image, tracker.rect, READ_PX_PER_MM)
         rows, cols = self.spots[place].to_pixels(self.view.px_per_mm, self.shape)
         spot = self.last_view[rows, cols] if self.last_view is not None else crop
-        return read_place(namer_at(self.namer, self._frame_index, tracker.rect), crop, spot, self.table_colour, READ_PX_PER_MM)
+        corners = None if footprint is None else tracker.card_corners_mm(footprint)
+        outline = None if corners is None else TableView.in_crop(corners, tracker.rect, READ_PX_PER_MM).astype(np.float32)
+        return read_place(namer_at(self.namer, self._frame_index, tracker.rect), crop, spot, self.table_colour, READ_PX_PER_MM, outline)
 
     def _read_layout(self, frame: Frame, *, first: bool, piles_before: bool = False) -> LayoutRead:
         """Reads every place now; `piles_before`: keep the spit piles as they were (a layout read just
@@ -279,7 +283,7 @@ class TableTracker:
             return self._pile_change(place, change, frame, owner)
         if place.kind == "stock" and change.changed and not self._layout_pending:
             previous = self.readings[place]
-            reading = self._read(place, frame.image)
+            reading = self._read(place, frame.image, change.footprint)
             self.readings[place] = reading
             if previous.card is not None and reading.card != previous.card and change.visits:
                 came = min([visit.samples[0][1] for visit in change.visits if visit.samples] or [change.t])
@@ -299,7 +303,7 @@ class TableTracker:
         # a card laid square on a like card (6C on 7S) changes few pixels: a hand that touched the pile is
         # reason enough to read it again
         touched = change.changed or retry is not None or any(visit.card_seen or visit.frames_in_contact for visit in change.visits)
-        reading = self._read(place, frame.image) if touched else previous
+        reading = self._read(place, frame.image, change.footprint) if touched else previous
         if reading.card is None and (change.changed or retry is not None):
             tries = retry[1] + 1 if retry is not None else 1
             if tries <= READ_RETRIES:

@@ -58,6 +58,11 @@ COURT_RANKS = frozenset({"J", "Q", "K"})
 COLOUR_SURE = 0.9
 #: Red suits, as a mask over SUITS.
 RED_SUITS = np.array([suit in "HD" for suit in SUITS])
+#: A pile top whose outline the caller knows (`read_top_card(outline=)`: the tracker saw the card land)
+#: is read from that outline alone, corners and face, when the reading is at least this sure; otherwise
+#: the detector searches the view as when no outline is known. The outline read first costs about a
+#: sixth of a search (no detector, no card-sized outlines).
+OUTLINE_SURE = 0.9
 #: Alternatives kept with a top-card reading: cards at least this probable, best first.
 ALTERNATIVE_FLOOR = 0.01
 #: A photo's detector outline is also snapped to edges up to this far (fraction of the card's width)
@@ -421,15 +426,22 @@ class OnnxCardRecogniser:
         reading = self.read_top_card(rectified_pile_image)
         return reading.card, reading.confidence
 
-    def read_top_card(self, rectified_pile_image: np.ndarray, px_per_mm: float | None = None) -> TopCardReading:
+    def read_top_card(self, rectified_pile_image: np.ndarray, px_per_mm: float | None = None,
+                      outline: np.ndarray | None = None) -> TopCardReading:
         """The card on top of a pile seen from above, with its alternatives.
 
         The top card is the one read surest, weighted by how sure the detector is of its outline (a
         card under it shows at most a corner). With the face classifier, each candidate is read twice,
         by its corners and by its whole face, and the two readings are mixed (FACE_WEIGHT). `px_per_mm`:
         the view's scale, when known, adds card-sized outlines at its centre (a card filling the view).
+        `outline`: the top card's four corners in this image's pixels, when the caller saw where it
+        lies; read first (snapped to the card's edges), and enough when at least OUTLINE_SURE.
         """
         image = check_image(rectified_pile_image)
+        if outline is not None:
+            read = self._read_known_outline(image, np.asarray(outline, np.float32).reshape(4, 2))
+            if read is not None:
+                return read
         found = self._candidates(image, PILE_DETECTOR_SIZE, px_per_mm)
         found = found[:4] + found[-1:] if px_per_mm is not None and len(found) > 5 else found[:5]
         if not found:
@@ -442,7 +454,20 @@ class OnnxCardRecogniser:
                 best, best_score = (card, confidence, quad, cards), score
         if best is None:
             return TopCardReading(None, 0.0)
-        card, confidence, quad, cards = best
+        return self._top_card(image, *best)
+
+    def _read_known_outline(self, image: np.ndarray, outline: np.ndarray) -> TopCardReading | None:
+        """The pile top read from where the caller saw it lie, or None when that is not sure enough."""
+        gray = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
+        quad = order_card_corners(outline)
+        options = [order_card_corners(refine_outline(gray, quad)), quad]
+        card, confidence, quad, cards = self._with_faces(image, self._read_outlines(image, [options]))[0]
+        if card is None or confidence < OUTLINE_SURE:
+            return None
+        return self._top_card(image, card, confidence, quad, cards)
+
+    def _top_card(self, image: np.ndarray, card: Card, confidence: float, quad: np.ndarray, cards: np.ndarray) -> TopCardReading:
+        """The reading of the card chosen as the top, its court suit read again, with its alternatives."""
         doubts = cards  # what else it could be: the suit classifier's reading is not let narrow it
         if self.suit is not None:
             card, confidence, cards = self._with_suit(image, quad, cards)

@@ -105,3 +105,25 @@ def test_a_card_laid_on_a_bare_place_is_timed_where_it_came_to_rest_not_where_it
     rest = tracker.arrival_at_rest(visit, changes[0].footprint, period)
     assert abs(rest.t - rest_frame * period) < 0.2 * period
     assert visit.touch.t < (rest_frame - 1) * period  # the outline crossing: more than a frame early
+
+
+def test_a_new_top_card_s_corners_are_given_in_table_millimetres_for_the_namer():
+    zone = RectMM.around((150, 150), 110, 130)
+    tracker = PlaceTracker(("spit_pile", None, 0), zone, PX_PER_MM, VIEW, nominal_card=RectMM.around((150, 150), 63, 88))
+    before = np.full(VIEW + (3,), TABLE_GREY, np.uint8)
+    draw_card(before, (150, 150), -3.0, (20, 20, 20))
+    settle(tracker, before, 0)
+    after = before.copy()
+    laid = ((144.0, 157.0), 12.0)
+    draw_card(after, *laid, (160, 40, 40))
+    hand = np.zeros(VIEW, np.uint8)
+    hand[0:80, 130:170] = 1
+    settle(tracker, before, 10, hand, frames=3)
+    change = settle(tracker, after, 13)[0]
+    corners = tracker.card_corners_mm(change.footprint)
+    # the view's pixel (0, 0) covers table (0..1, 0..1) mm: a pixel's centre is +0.5 mm
+    truth = card_outline(*laid) / PX_PER_MM + 0.5
+    nearest = [min(np.hypot(*(corner - other)) for other in truth) for corner in corners]
+    assert max(nearest) < 2.0
+    assert tracker.card_corners_mm(np.ones_like(change.footprint)) is None  # not one card: no outline
+    assert tracker.card_corners_mm(np.zeros_like(change.footprint)) is None

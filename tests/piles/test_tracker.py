@@ -7,9 +7,11 @@ from referee.capture.frames import Frame
 from referee.piles.quiet import QUIET_SECONDS
 from referee.piles.sightings import Arrival, LayoutRead, StockSeen, TableQuiet
 from referee.piles.table_view import RectMM, TableView
-from referee.piles.tracker import TableTracker
+from referee.piles.tracker import READ_PX_PER_MM, TableTracker
+from referee.piles.zones import Place
 from referee.rules.cards import Card
 from referee.table.layout import TableLayout
+from referee.vision.recogniser import TopCardReading
 from tests.piles.drawn_table import IMAGE_SIZE, ColourNamer, DrawnTable, PlainCalibration
 
 LAYOUT = TableLayout()
@@ -274,3 +276,36 @@ def test_a_pile_nudged_by_a_hand_is_no_play_and_the_next_card_is_timed_where_the
     arrivals = [s for s in sightings if isinstance(s, Arrival)]
     assert [(a.player, a.pile, str(a.card)) for a in arrivals] == [("B", 0, "4S")]
     assert abs(arrivals[0].t - 2.2) < 1 / FPS / 3
+
+
+class OutlineNamer(ColourNamer):
+    """A colour namer that also takes the outline the tracker saw a card land in, and keeps it."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.outlines: list[tuple[np.ndarray, tuple[int, int]]] = []
+
+    def read_top_card(self, crop, px_per_mm=None, outline=None):
+        if outline is not None:
+            self.outlines.append((np.asarray(outline), crop.shape[:2]))
+        card, confidence = self.name_top_card(crop)
+        return TopCardReading(card, confidence)
+
+
+def test_the_namer_is_told_where_the_card_laid_on_a_pile_lies_in_its_crop():
+    # laid on a bare place, the whole card is the change: its outline is known to the view's pixel
+    table = laid_out()
+    table.lying = [lying for lying in table.lying if lying[1] != LAYOUT.spit_pile_centre(1)]
+    move = table.play("A", Card.parse("2C"), LAYOUT.stock_centre("A", 2), LAYOUT.spit_pile_centre(1), t_touch=1.0)
+    view = TableView(PlainCalibration(), (800, 600), 0.5, IMAGE_SIZE)
+    namer = OutlineNamer()
+    tracker = TableTracker(view, namer, fps=FPS)
+    rng = np.random.default_rng(1)
+    for index in range(int(2.2 * FPS)):
+        tracker.step(Frame(index, index / FPS, table.frame(index / FPS, rng)))
+    pile = tracker.places[Place("spit_pile", 1)]
+    where = TableView.in_crop(np.array([move.final]), pile.rect, READ_PX_PER_MM)[0]
+    laid = [outline for outline, _ in namer.outlines if np.hypot(*(outline.mean(axis=0) - where)) < 1.5 * READ_PX_PER_MM]
+    assert laid, f"no outline near the card's centre {where}: {[o.mean(axis=0) for o, _ in namer.outlines]}"
+    sides = sorted(float(np.hypot(*(laid[0][i] - laid[0][(i + 1) % 4]))) for i in range(4))
+    assert abs(sides[0] / (63 * READ_PX_PER_MM) - 1) < 0.1 and abs(sides[-1] / (88 * READ_PX_PER_MM) - 1) < 0.1

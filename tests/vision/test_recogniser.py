@@ -153,6 +153,48 @@ def test_a_card_filling_the_pile_view_is_read_when_the_scale_is_known(recogniser
     assert recogniser.read_top_card(tight, px_per_mm=3.0).card.rank == "8"
 
 
+def top_card_outline(view: np.ndarray, px_per_mm: float, angle: float = 3.0, shift=(0.0, 0.0)) -> np.ndarray:
+    """The corners of `pile_view`'s top card (turned `angle` degrees about the view's centre), moved by
+    `shift` mm: where a tracker would have seen it land."""
+    centre = (view.shape[1] / 2 + shift[0] * px_per_mm, view.shape[0] / 2 + shift[1] * px_per_mm)
+    return cv2.boxPoints((centre, (63 * px_per_mm, 88 * px_per_mm), -angle)).astype(np.float32)
+
+
+class CountingDetector:
+    """The shipped detector, counting how often it is asked to search."""
+
+    def __init__(self, detector):
+        self.detector, self.calls = detector, 0
+
+    def __getattr__(self, name):
+        return getattr(self.detector, name)
+
+    def detect(self, *args, **kwargs):
+        self.calls += 1
+        return self.detector.detect(*args, **kwargs)
+
+
+def test_a_top_card_whose_outline_is_known_is_read_there_without_searching_the_view(recogniser, monkeypatch):
+    view = pile_view(Card.parse("QH"), px_per_mm=3.0)
+    counting = CountingDetector(recogniser.detector)
+    monkeypatch.setattr(recogniser, "detector", counting)
+    # a few mm off, as a coarse tracking view sees it: the outline is snapped to the card's edges
+    reading = recogniser.read_top_card(view, px_per_mm=3.0, outline=top_card_outline(view, 3.0, shift=(1.5, -1.5)))
+    assert reading.card == Card.parse("QH") and reading.confidence >= 0.9
+    assert counting.calls == 0
+    assert reading.alternatives[0][0] == reading.card
+
+
+def test_an_outline_that_misses_the_top_card_is_not_trusted_and_the_view_is_searched(recogniser, monkeypatch):
+    view = pile_view(Card.parse("7C"), px_per_mm=3.0)
+    counting = CountingDetector(recogniser.detector)
+    monkeypatch.setattr(recogniser, "detector", counting)
+    # half a card off to the side: its corners lie on the table and on the card's middle
+    reading = recogniser.read_top_card(view, px_per_mm=3.0, outline=top_card_outline(view, 3.0, angle=40.0, shift=(32.0, 0.0)))
+    assert reading.card == Card.parse("7C")
+    assert counting.calls == 1
+
+
 def test_an_empty_pile_names_nothing(recogniser):
     view = data_gen.procedural_background(np.random.default_rng(5), 220, 260)
     named, confidence = recogniser.name_top_card(view)

@@ -15,7 +15,7 @@ never-covered strips whose colour tells an empty spot from a face-down card).
 
 from __future__ import annotations
 
-from dataclasses import replace
+from dataclasses import dataclass, replace
 
 import cv2
 import numpy as np
@@ -148,16 +148,23 @@ class TableTracker:
         times = [t for t in times if t is not None]
         return min(times) if times else None
 
-    def step(self, frame: Frame) -> list[Sighting]:
+    def look(self, image: np.ndarray) -> TableLook:
+        """A frame seen from above and its card paper: the frame's alone, so it may be worked out ahead,
+        on another thread, and handed to `step`."""
+        view = self.view.rectify(image)
+        return TableLook(view, card_coloured(view))
+
+    def step(self, frame: Frame, look: TableLook | None = None) -> list[Sighting]:
+        """What this frame shows happening; `look`: `self.look(frame.image)` when worked out already."""
         self._frame_index = frame.index
-        view = self.view.rectify(frame.image)
+        look = look if look is not None else self.look(frame.image)
+        view, cardlike = look.view, look.cardlike
         if self.background is None:
             self.background = BackgroundModel(view, absorb_frames=max(3, int(round(ABSORB_SECONDS / self.period))))
             self.table_colour.learn(self.bare_strips.cut(view))
         foreground = self.background.foreground(view)
         if frame.index % max(1, int(round(1.0 / self.period))) == 0:
             self.bare_strips.follow_the_light(self.table_colour, view, foreground)
-        cardlike = card_coloured(view)
         moving = self.background.moving(view)
         masks = self.hands.split(foreground, cardlike, moving)
         carried = {player: cv2.bitwise_and(mask, cardlike) for player, mask in masks.owned.items()}
@@ -366,6 +373,14 @@ class TableTracker:
         if self._layout_pending and not any(tracker.dirty for place, tracker in self.places.items() if place.kind == "stock"):
             return [self._read_layout(frame, first=False)]
         return []
+
+
+@dataclass(frozen=True)
+class TableLook:
+    """One frame seen from above (`TableTracker.look`): the tracking view and its card-coloured pixels."""
+
+    view: np.ndarray
+    cardlike: np.ndarray
 
 
 def place_slices(tracker: PlaceTracker) -> tuple[slice, slice]:

@@ -10,6 +10,7 @@ from typing import Callable
 
 from referee.capture.frames import Frame
 from referee.capture.video_file import VideoFileSource
+from referee.pipeline.ahead import ahead
 from referee.pipeline.calibration_input import load_calibration
 from referee.pipeline.session import RefereeSession
 from referee.piles.reading import TopCardNamer
@@ -72,10 +73,13 @@ def replay(video: str | pathlib.Path, calibration_path: str | pathlib.Path, even
     with EventLogWriter(str(events_path)) as writer:
         session.writer = writer
         count = 0
-        for frame in source.frames():
-            fresh = source.notices[seen_notices:]
-            seen_notices = len(source.notices)
-            session.process(frame, fresh)
+        # decoding and the view from above run ahead on a helper thread; each frame comes with how many
+        # notices its source had raised by then, so the rulings are the same whatever the threads' pace
+        seen_ahead = ((frame, session.tracker.look(frame.image), len(source.notices)) for frame in source.frames())
+        for frame, look, notices_by_then in ahead(seen_ahead):
+            fresh = source.notices[seen_notices:notices_by_then]
+            seen_notices = notices_by_then
+            session.process(frame, fresh, look)
             count += 1
             last_t = frame.t
             if progress is not None:

@@ -18,7 +18,7 @@ from referee.capture.frames import Frame, Notice
 from referee.errors import ObservationError
 from referee.pipeline.board_link import Announcer, announce
 from referee.pipeline.translate import Translator
-from referee.piles.tracker import TableTracker
+from referee.piles.tracker import TableLook, TableTracker
 from referee.rules.engine import RulesEngine
 from referee.rules.events import Event, EventLogWriter, EventType
 
@@ -60,12 +60,13 @@ class RefereeSession:
         self.ruled_at: list[tuple[int | None, int]] = []
 
     # ---------------------------------------------------------------------------------------------
-    def process(self, frame: Frame, notices: list[Notice] = ()) -> list[Event]:
+    def process(self, frame: Frame, notices: list[Notice] = (), look: TableLook | None = None) -> list[Event]:
+        """Referee one frame; `look`: the tracker's `look` at it, when worked out ahead."""
         started = time.perf_counter()
         self.current_frame = frame.index
         for notice in notices:
             self._hold(notice.t, notice)
-        for sighting in self.tracker.step(frame):
+        for sighting in (self.tracker.step(frame) if look is None else self.tracker.step(frame, look)):
             self._hold(sighting.t, sighting)
         if self.on_frame is not None:
             self.on_frame(frame, self)

@@ -6,7 +6,9 @@ the table's left or right end instead: a blob touching a side edge is the hand o
 half of the table it crosses that edge. When both players' arms touch and merge into one blob
 (two cards arriving at one pile), the blob is split pixel by pixel by who owned the nearer part of
 it in the previous frame. Foreground touching neither edge is a loose object: a card just let go, or a card
-that has not yet been taken into the background model.
+that has not yet been taken into the background model; or a hand whose arm the camera cannot tell from
+the table (dark skin on dark wood): a moving hand-sized blob, not card, that what moved joins to one
+player's edge two frames running is that player's hand.
 """
 
 from __future__ import annotations
@@ -31,6 +33,11 @@ MOVING_SHARE = 0.25
 MOVING_SHARE_PERIOD = 1 / 30
 #: A blob at least this much card is a card (one just let go), not a hand, whoever held it.
 CARD_BLOB_SHARE = 0.6
+#: A moving blob touching no edge that was nobody's a frame ago, not mostly card and at least this big
+#: (view pixels: a third of a palm at 0.5 px/mm), is a hand when what moved joins it to one player's
+#: edge (`_arms_in_motion`): an arm the camera cannot tell from the table (dark skin on dark wood)
+#: leaves the hand floating.
+MIN_LOST_HAND_PIXELS = 300
 #: What `_followed` calls a floating blob both players' hands were in a frame ago.
 MERGED = -1
 
@@ -51,6 +58,10 @@ class HandTracker:
         self.shape = shape
         self.moving_share = MOVING_SHARE * min(1.0, frame_period / MOVING_SHARE_PERIOD)
         self._previous: dict[str, np.ndarray] = {player: np.zeros(shape, np.uint8) for player in PLAYERS}
+        #: the floating moving blobs nobody owned in the last frame (bool mask), or None
+        self._lost: np.ndarray | None = None
+        #: what moved is joined across gaps this wide (an arm seen only by its edges): 5 view px, 10 mm
+        self._bridge = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5))
 
     def split(self, foreground: np.ndarray, cardlike: np.ndarray | None = None, moving: np.ndarray | None = None) -> HandMasks:
         """Who owns which foreground. With `cardlike` (card-coloured pixels) and `moving` (pixels changed
@@ -68,7 +79,10 @@ class HandTracker:
         kinds = np.zeros(count, np.uint8)
         merged = []
         floating = [label for label in range(1, count) if label not in top and label not in bottom and areas[label] >= MIN_HAND_PIXELS]
-        followed = self._followed(labels, count, areas, cardlike, moving, floating) if floating and cardlike is not None and moving is not None else {}
+        if floating and cardlike is not None and moving is not None:
+            followed = self._followed(labels, count, areas, cardlike, moving, floating)
+        else:
+            followed, self._lost = {}, None
         for label in range(1, count):
             if areas[label] < MIN_HAND_PIXELS:
                 continue
@@ -96,6 +110,7 @@ class HandTracker:
         card = np.bincount(labels[cardlike > 0], minlength=count)
         moved = np.bincount(labels[moving > 0], minlength=count)
         followed = {}
+        unowned = []
         for label in floating:
             if card[label] >= CARD_BLOB_SHARE * areas[label] or moved[label] < self.moving_share * areas[label]:
                 continue
@@ -104,7 +119,36 @@ class HandTracker:
                 followed[label] = MERGED
             elif owners and before[owners[0]][label] >= FOLLOWED_SHARE * areas[label]:
                 followed[label] = owners[0]
+            elif areas[label] >= MIN_LOST_HAND_PIXELS:
+                unowned.append(label)
+        lost_before, self._lost = self._lost, None
+        if unowned:
+            # a hand whose arm was never seen (a dark arm on a dark table), moving for a second frame where
+            # it moved the frame before (the table uncovered by cards gone in a cut moves for one frame
+            # only), and joined to one player's edge by what moved
+            self._lost = np.isin(labels, unowned)
+            if lost_before is not None:
+                was_lost = np.bincount(labels[lost_before], minlength=count)
+                again = [label for label in unowned if was_lost[label] >= FOLLOWED_SHARE * areas[label]]
+                if again:
+                    followed.update(self._arms_in_motion(labels, again, moving))
         return followed
+
+    def _arms_in_motion(self, labels: np.ndarray, lost: list[int], moving: np.ndarray) -> dict[int, int]:
+        """Of floating hands nobody owns (`lost`, by label), those joined to exactly one player's edge by
+        what moved this frame: an arm the camera cannot tell from the table in colour (dark skin on dark
+        wood) still moves over its grain. Kind 1 (A) or 2 (B) by label."""
+        joined = cv2.dilate(((labels > 0) | (moving > 0)).astype(np.uint8), self._bridge)
+        count, regions = cv2.connectedComponents(joined, connectivity=8)
+        top, bottom = set(np.unique(regions[:EDGE_ROWS])) - {0}, set(np.unique(regions[-EDGE_ROWS:])) - {0}
+        out = {}
+        for label in lost:
+            region = int(np.bincount(regions[labels == label], minlength=count).argmax())
+            if region in top and region not in bottom:
+                out[label] = 1
+            elif region in bottom and region not in top:
+                out[label] = 2
+        return out
 
     def _side_arms(self, labels: np.ndarray) -> dict[int, str]:
         """Blobs crossing the left or right edge of the view, with the player on whose half they cross it."""

@@ -124,3 +124,28 @@ def test_how_much_of_a_floating_hand_must_move_follows_the_frame_rate(frame_peri
     masks = hands.split(foreground, blank(), moving)
     assert (masks.owned["A"][70, 170] == 1) == followed
     assert (masks.loose[70, 170] == 1) != followed
+
+
+def lost_hand_frames(arm_moves_from: str | None):
+    """A hand over the cards (foreground, floating) whose arm the camera cannot tell from the table: the
+    arm shows only in what moved, from `arm_moves_from`'s edge ("A", "B", "both") or nowhere (None)."""
+    foreground, cardlike, moving = blank(), blank(), blank()
+    foreground[130:160, 180:210] = 1  # the hand, 900 view px, over a pile
+    moving[130:160, 180:210] = 1
+    if arm_moves_from in ("A", "both"):
+        moving[0:130, 190:196] = 1    # the arm's edge moving over the table's grain, from the top
+    if arm_moves_from in ("B", "both"):
+        moving[160:300, 200:204] = 1
+    return foreground, cardlike, moving
+
+
+@pytest.mark.parametrize("arm_moves_from, owner", [("A", "A"), ("B", "B"), ("both", None), (None, None)])
+def test_a_hand_whose_arm_only_shows_in_what_moved_is_the_hand_of_the_edge_it_moved_from(arm_moves_from, owner):
+    tracker = HandTracker(SHAPE)
+    first = tracker.split(*lost_hand_frames(arm_moves_from))
+    assert first.loose[145, 195] == 1  # a frame's motion alone could be cards gone in a cut: not yet a hand
+    second = tracker.split(*lost_hand_frames(arm_moves_from))
+    if owner is None:
+        assert second.loose[145, 195] == 1 and not second.owned["A"].any() and not second.owned["B"].any()
+    else:
+        assert second.owned[owner][145, 195] == 1 and not second.loose.any()

@@ -360,15 +360,14 @@ class PlaceTracker:
     def card_corners_mm(self, footprint: np.ndarray) -> np.ndarray | None:
         """The four corners (table mm) of a footprint that is one card's outline (a card-sized
         rectangle, as `_top_card_outline` makes of a whole card laid), else None."""
-        points = cv2.findNonZero(footprint.astype(np.uint8))
-        if points is None:
+        box = _pixel_box(footprint)
+        if box is None:
             return None
-        (cx, cy), (w, h), angle = cv2.minAreaRect(points)
-        short, long = sorted((w + 1, h + 1))
+        short, long = sorted(box[1])
         card_w, card_h = CARD_WIDTH_MM * self.px_per_mm, CARD_HEIGHT_MM * self.px_per_mm
         if not (abs(short / card_w - 1) <= CARD_SIZE_SLACK and abs(long / card_h - 1) <= CARD_SIZE_SLACK):
             return None
-        corners = cv2.boxPoints(((cx, cy), (w + 1, h + 1), angle)).astype(np.float64)
+        corners = cv2.boxPoints(box).astype(np.float64)
         return (corners + [self.cols.start + 0.5, self.rows.start + 0.5]) / self.px_per_mm  # pixel centres at +0.5
 
     def frames_holding(self, visit: Visit, outline: np.ndarray, *, slow_only: bool = False) -> int:
@@ -405,18 +404,28 @@ class PlaceTracker:
 def _card_sized(hull: np.ndarray, px_per_mm: float) -> np.ndarray | None:
     """`hull` as a card-sized rectangle when it is one whole card's outline (a card laid where the
     old top showed), else None."""
-    points = cv2.findNonZero(hull.astype(np.uint8))
-    if points is None:
+    box = _pixel_box(hull)
+    if box is None:
         return None
-    (cx, cy), (w, h), angle = cv2.minAreaRect(points)
-    short, long = sorted((w + 1, h + 1))
+    centre, (w, h), angle = box
+    short, long = sorted((w, h))
     card_w, card_h = CARD_WIDTH_MM * px_per_mm, CARD_HEIGHT_MM * px_per_mm
     if not (WHOLE_CARD_SHARE <= short * long / (card_w * card_h) <= 1.15 and short <= card_w * 1.1 and long <= card_h * 1.1):
         return None
-    size = (card_w, card_h) if w + 1 <= h + 1 else (card_h, card_w)
+    size = (card_w, card_h) if w <= h else (card_h, card_w)
     out = np.zeros(hull.shape, np.uint8)
-    cv2.fillConvexPoly(out, np.round(cv2.boxPoints(((cx, cy), size, angle))).astype(np.int32), 1)
+    cv2.fillConvexPoly(out, np.round(cv2.boxPoints((centre, size, angle))).astype(np.int32), 1)
     return out.astype(bool)
+
+
+def _pixel_box(mask: np.ndarray):
+    """The smallest turned rectangle around a mask's pixels, counting each pixel whole (OpenCV's
+    ((cx, cy), (w, h), angle) in pixel indices), or None for an empty mask."""
+    points = cv2.findNonZero(mask.astype(np.uint8))
+    if points is None:
+        return None
+    centre, (w, h), angle = cv2.minAreaRect(points)
+    return centre, (w + 1, h + 1), angle
 
 
 def _hull(mask: np.ndarray) -> np.ndarray:

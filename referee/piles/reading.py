@@ -8,7 +8,7 @@ the tracker samples from strips no card is ever laid on.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Protocol
+from typing import NamedTuple, Protocol
 
 import cv2
 import numpy as np
@@ -119,18 +119,16 @@ def read_place(namer: TopCardNamer, crop: np.ndarray, spot: np.ndarray, table: T
     `spot`: the nominal card area; `outline`: the top card's corners in `crop`'s pixels, where the
     tracker saw it land (a namer that can use it reads there first)."""
     alternatives: tuple = ()
-    if outline is not None and not table.something_there(spot):
-        outline = None  # a card taken away leaves its outline behind: nothing there to read by it
+    there = None if outline is None else table.something_there(spot)
     if hasattr(namer, "read_top_card"):  # a namer that also says what else the card could be
-        read = namer.read_top_card(crop, px_per_mm=px_per_mm, **({} if outline is None else {"outline": outline}))
+        # a card taken away leaves its outline behind: with nothing there, there is nothing to read by it
+        read = namer.read_top_card(crop, px_per_mm=px_per_mm, **({"outline": outline} if there else {}))
         card, confidence, alternatives = read.card, read.confidence, tuple(read.alternatives)
-    elif outline is not None and isinstance(namer, _AtPlace):
-        card, confidence = namer.name_top_card(crop, outline=outline)
     else:
         card, confidence = namer.name_top_card(crop)
     if card is not None and confidence >= MIN_CONFIDENCE:
         return Reading(card, False, float(confidence), alternatives)
-    return Reading(None, table.something_there(spot), float(confidence), alternatives)
+    return Reading(None, table.something_there(spot) if there is None else there, float(confidence), alternatives)
 
 
 def namer_at(namer: TopCardNamer, frame: int, rect: RectMM) -> TopCardNamer:
@@ -145,7 +143,20 @@ class _AtPlace:
     def __init__(self, namer, frame: int, rect: RectMM) -> None:
         self.namer, self.frame, self.rect = namer, frame, rect
 
-    def name_top_card(self, image: np.ndarray, outline: np.ndarray | None = None):
-        if outline is None:
-            return self.namer.name_top_card_in(self.frame, self.rect, image)
-        return self.namer.name_top_card_in(self.frame, self.rect, image, outline=outline)
+    def name_top_card(self, image: np.ndarray):
+        return self.namer.name_top_card_in(self.frame, self.rect, image)
+
+    def read_top_card(self, image: np.ndarray, px_per_mm: float | None = None, outline: np.ndarray | None = None):
+        """As `name_top_card`, handing on `outline` (a namer that records what the tracker asked, as
+        `benchmarks.pile_tops` does, takes it as a keyword)."""
+        extra = {} if outline is None else {"outline": outline}
+        card, confidence = self.namer.name_top_card_in(self.frame, self.rect, image, **extra)
+        return _Named(card, confidence)
+
+
+class _Named(NamedTuple):
+    """A reading with no alternatives, as `read_place` takes it from `read_top_card`."""
+
+    card: Card | None
+    confidence: float
+    alternatives: tuple = ()

@@ -49,23 +49,30 @@ def iou(first: np.ndarray, second: np.ndarray) -> float:
     return float((first & second).sum() / max((first | second).sum(), 1))
 
 
-@pytest.mark.parametrize("peeking", [(24.0, 0.0), (-18.0, 10.0), (0.0, 22.0)])
-def test_the_outline_of_a_new_top_card_is_the_card_laid_not_the_pile_that_peeks_out_beneath(peeking):
-    """The touch of the next card is timed against this outline: a pile's lower cards peeking out from
-    under the top must not stretch it towards them."""
+def lay_on_pile(laid, peeking=None):
+    """A pile (its top at the place's centre, turned -3 degrees; a lower card peeking out by `peeking` mm)
+    settled, then a hand over it, then the card `laid` ((centre, angle)) settled on it: (tracker, changes)."""
     zone = RectMM.around((150, 150), 110, 130)
     tracker = PlaceTracker(("spit_pile", None, 0), zone, PX_PER_MM, VIEW, nominal_card=RectMM.around((150, 150), 63, 88))
     before = np.full(VIEW + (3,), TABLE_GREY, np.uint8)
-    draw_card(before, (150 + peeking[0], 150 + peeking[1]), 8.0, (30, 30, 160))
+    if peeking is not None:
+        draw_card(before, (150 + peeking[0], 150 + peeking[1]), 8.0, (30, 30, 160))
     draw_card(before, (150, 150), -3.0, (20, 20, 20))
     assert len(settle(tracker, before, 0)) == 1
     after = before.copy()
-    laid = ((147.0, 153.0), 4.0)
     draw_card(after, *laid, (160, 40, 40))
     hand = np.zeros(VIEW, np.uint8)
     hand[0:80, 130:170] = 1
     settle(tracker, before, 10, hand, frames=3)
-    changes = settle(tracker, after, 13)
+    return tracker, settle(tracker, after, 13)
+
+
+@pytest.mark.parametrize("peeking", [(24.0, 0.0), (-18.0, 10.0), (0.0, 22.0)])
+def test_the_outline_of_a_new_top_card_is_the_card_laid_not_the_pile_that_peeks_out_beneath(peeking):
+    """The touch of the next card is timed against this outline: a pile's lower cards peeking out from
+    under the top must not stretch it towards them."""
+    laid = ((147.0, 153.0), 4.0)
+    tracker, changes = lay_on_pile(laid, peeking)
     assert len(changes) == 1 and changes[0].changed
     truth = np.zeros(VIEW, np.uint8)
     cv2.fillConvexPoly(truth, np.round(card_outline(*laid)).astype(np.int32), 1)
@@ -108,18 +115,8 @@ def test_a_card_laid_on_a_bare_place_is_timed_where_it_came_to_rest_not_where_it
 
 
 def test_a_new_top_card_s_corners_are_given_in_table_millimetres_for_the_namer():
-    zone = RectMM.around((150, 150), 110, 130)
-    tracker = PlaceTracker(("spit_pile", None, 0), zone, PX_PER_MM, VIEW, nominal_card=RectMM.around((150, 150), 63, 88))
-    before = np.full(VIEW + (3,), TABLE_GREY, np.uint8)
-    draw_card(before, (150, 150), -3.0, (20, 20, 20))
-    settle(tracker, before, 0)
-    after = before.copy()
     laid = ((144.0, 157.0), 12.0)
-    draw_card(after, *laid, (160, 40, 40))
-    hand = np.zeros(VIEW, np.uint8)
-    hand[0:80, 130:170] = 1
-    settle(tracker, before, 10, hand, frames=3)
-    change = settle(tracker, after, 13)[0]
+    tracker, (change,) = lay_on_pile(laid)
     corners = tracker.card_corners_mm(change.footprint)
     # the view's pixel (0, 0) covers table (0..1, 0..1) mm: a pixel's centre is +0.5 mm
     truth = card_outline(*laid) / PX_PER_MM + 0.5

@@ -17,7 +17,8 @@ from typing import Callable
 from referee.capture.frames import Frame, Notice
 from referee.errors import ObservationError
 from referee.pipeline.board_link import Announcer, announce
-from referee.pipeline.translate import Translator
+from referee.pipeline.translate import STOCK_AHEAD_SECONDS, Translator
+from referee.piles.sightings import StockSeen
 from referee.piles.tracker import TableLook, TableTracker
 from referee.rules.engine import RulesEngine
 from referee.rules.events import Event, EventLogWriter, EventType
@@ -53,6 +54,8 @@ class RefereeSession:
         self.events: list[Event] = []
         self._queue: list[tuple[float, int, object]] = []
         self._order = itertools.count()
+        # touch times of cards landing whose ruling waits for the stocks to show which card left them
+        self._waiting: list[float] = []
         self._last_t = 0.0
         self._period = tracker.period
         self.current_frame = -1
@@ -68,12 +71,17 @@ class RefereeSession:
             self._hold(notice.t, notice)
         for sighting in (self.tracker.step(frame) if look is None else self.tracker.step(frame, look)):
             self._hold(sighting.t, sighting)
+            if self.translator.waits_for_stocks(sighting, self.engine.state):
+                self._waiting.append(sighting.t)
         if self.on_frame is not None:
             self.on_frame(frame, self)
         pending = self.tracker.pending_touch()
         watermark = frame.t - 2 * self._period
         if pending is not None:
             watermark = min(watermark, pending - 1e-9)
+        self._waiting = [t for t in self._waiting if frame.t < t + STOCK_AHEAD_SECONDS]
+        if self._waiting:
+            watermark = min(watermark, min(self._waiting) - 1e-9)
         events = self._release(watermark)
         elapsed = time.perf_counter() - started
         self.stats.frames += 1
@@ -101,7 +109,8 @@ class RefereeSession:
     def _rule(self, t: float, item: object) -> list[Event]:
         if isinstance(item, Notice):
             return self._emit([Event(EventType.NOTICE, t, item.frame, {"message": item.message, "kind": item.kind})])
-        observations, note = self.translator.translate(item, self.engine.state)
+        coming = [later for _, _, later in self._queue if isinstance(later, StockSeen)]
+        observations, note = self.translator.translate(item, self.engine.state, coming)
         events: list[Event] = []
         if note:
             events.append(Event(EventType.NOTICE, t, getattr(item, "frame", None), {"message": note}))

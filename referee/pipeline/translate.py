@@ -13,6 +13,8 @@ config is camera-tolerant (RulesConfig.for_camera, set by the session).
 
 from __future__ import annotations
 
+from typing import Sequence
+
 from referee.piles.reading import Reading
 from referee.piles.sightings import Arrival, LayoutRead, PileTouched, Sighting, StockSeen, TableCleared, TableQuiet
 from referee.rules.cards import Card
@@ -38,6 +40,9 @@ RESYNC_SECONDS = 1.5
 #: A card appearing in an empty slot, like no stock top, comes from a stock of the same player that was
 #: seen losing its top this many seconds before (whose top was misread).
 MOVE_SECONDS = 1.0
+#: A card landing whose reading fits more than one stock top waits this long (s, of the video) for the
+#: stocks to show which of them lost its top: a stock is seen again once the hand has left it.
+STOCK_AHEAD_SECONDS = 0.6
 
 
 class Translator:
@@ -48,14 +53,16 @@ class Translator:
         self._under: dict[int, list[Card | None]] = {0: [], 1: []}
         # stock slots last seen bare, (player, slot)
         self._seen_empty: set[tuple[str, int]] = set()
-        # when each stock slot was last seen losing its face-up top, (player, slot) -> t
-        self._left: dict[tuple[str, int], float] = {}
+        # when each stock slot was last seen losing its face-up top, and which card, (player, slot) -> (t, card)
+        self._left: dict[tuple[str, int], tuple[float, Card]] = {}
         # stocks seen showing another card than the engine's top, no move seen: (player, slot) -> (t, card)
         self._reread: dict[tuple[str, int], tuple[float, Card]] = {}
 
-    def translate(self, sighting: Sighting, state: EngineState) -> tuple[list[object], str | None]:
-        """Observations for the engine, and a note for the log when a sighting cannot be used."""
-        observations, note = self._observations(sighting, state)
+    def translate(self, sighting: Sighting, state: EngineState,
+                  coming: Sequence[Sighting] = ()) -> tuple[list[object], str | None]:
+        """Observations for the engine, and a note for the log when a sighting cannot be used. `coming`:
+        sightings already made but later in time (a card landing is named by the stock seen losing it)."""
+        observations, note = self._observations(sighting, state, coming)
         if self._reread and not isinstance(sighting, LayoutRead):
             rereads = self._rereads(sighting, observations)
             observations = rereads + observations if isinstance(sighting, TableQuiet) else observations + rereads
@@ -72,11 +79,18 @@ class Translator:
                 out.append(StockTurnedUp(sighting.t, player, slot, card, frame=sighting.frame))
         return out
 
-    def _observations(self, sighting: Sighting, state: EngineState) -> tuple[list[object], str | None]:
+    def waits_for_stocks(self, sighting: Sighting, state: EngineState) -> bool:
+        """A card landing in play whose reading fits more than one stock top: its ruling should wait
+        (STOCK_AHEAD_SECONDS) for the stocks to show which of them lost its top."""
+        return (isinstance(sighting, Arrival) and sighting.card is not None and state.phase is GamePhase.PLAYING
+                and len(self._fitting(sighting, state)) > 1)
+
+    def _observations(self, sighting: Sighting, state: EngineState,
+                      coming: Sequence[Sighting] = ()) -> tuple[list[object], str | None]:
         if isinstance(sighting, LayoutRead):
             return self._layout(sighting, state)
         if isinstance(sighting, Arrival):
-            return self._arrival(sighting, state)
+            return self._arrival(sighting, state, coming)
         if isinstance(sighting, PileTouched):
             if state.phase is GamePhase.ROUND_OVER:
                 return [Slap(sighting.t, sighting.player, sighting.pile, frame=sighting.frame)], None
@@ -120,8 +134,8 @@ class Translator:
             note = f"clip starts mid-game and the top of {read} could not be read; refereeing on with it unknown"
         return [observation], note
 
-    def _arrival(self, sighting: Arrival, state: EngineState):
-        observations, note = self._arrival_observations(sighting, state)
+    def _arrival(self, sighting: Arrival, state: EngineState, coming: Sequence[Sighting] = ()):
+        observations, note = self._arrival_observations(sighting, state, coming)
         for observation in observations:
             if isinstance(observation, (CardLanded, SpitTurned)):
                 self._under[sighting.pile].append(state.pile_tops[sighting.pile])
@@ -145,13 +159,16 @@ class Translator:
         under.pop()
         return CardTakenBack(sighting.t, None, sighting.pile, top, frame=sighting.frame)
 
-    def _arrival_observations(self, sighting: Arrival, state: EngineState):
+    def _arrival_observations(self, sighting: Arrival, state: EngineState, coming: Sequence[Sighting] = ()):
         if sighting.card is None:
             return [], f"a card landed on spit pile {sighting.pile} at t={sighting.t:.3f}s but could not be read"
         card = sighting.card
         top = state.pile_tops[sighting.pile]
-        from_stock = any(stock.top is not None and same_card(stock.top, card)
-                         for player in ([sighting.player] if sighting.player else PLAYERS) for stock in state.players[player].stocks)
+        # of the stock tops the reading could be, the one seen leaving its stock names the card
+        shown = self._seen_leaving(sighting, state, coming) if state.phase is GamePhase.PLAYING else None
+        from_stock = shown is not None or any(
+            stock.top is not None and same_card(stock.top, card)
+            for player in ([sighting.player] if sighting.player else PLAYERS) for stock in state.players[player].stocks)
         if top is not None and same_card(top, card) and state.phase is GamePhase.ROUND_OVER and sighting.player is not None:
             # once the round is over, the hand that made the pile be read again slapped it (a card of the
             # same rank laid then, from a stock or not, would be a late play of a card the rules forbid there)
@@ -163,15 +180,16 @@ class Translator:
             # stocks is a real play, and the top was misread
             return [], (f"{card} seen landing again on spit pile {sighting.pile} at t={sighting.t:.3f}s: taken for a "
                         "second reading of the card on top, not a new play")
-        taken_back = self._taken_back(sighting, state)
+        taken_back = None if shown is not None else self._taken_back(sighting, state)
         if taken_back is not None:
             return [taken_back], None
         spits_due = state.phase in (GamePhase.LAID_OUT, GamePhase.STALLED)
         candidates = [sighting.player] if sighting.player else list(PLAYERS)
-        owners = [(player, slot) for player in candidates for slot, stock in enumerate(state.players[player].stocks)
-                  if stock.top is not None and same_card(stock.top, card)]
+        owners = [shown] if shown is not None else [
+            (player, slot) for player in candidates for slot, stock in enumerate(state.players[player].stocks)
+            if stock.top is not None and same_card(stock.top, card)]
         if spits_due and sighting.together and sighting.player in state.spits_due and owners and not any(
-                sighting.t - STOCK_LEFT_SECONDS <= self._left.get(owner, -1e9) <= sighting.t + 0.5 for owner in owners):
+                sighting.t - STOCK_LEFT_SECONDS <= self._left.get(owner, (-1e9,))[0] <= sighting.t + 0.5 for owner in owners):
             # spits are due (no stock top fits, or it is the round's start) and both players laid a card at
             # once: a card like one still lying on the player's stock is their spit card misread
             owners = []
@@ -217,6 +235,38 @@ class Translator:
         return [CardLanded(sighting.t, sighting.player, sighting.pile, card, frame=sighting.frame)], None
 
     @staticmethod
+    def _fitting(sighting: Arrival, state: EngineState) -> dict[tuple[str, int], float]:
+        """The stock tops the arriving card may be, with how likely: those of its player (of either when
+        no hand was seen) the reading gives at least LIKELY_OWNER_FLOOR, or that it names; and the other
+        player's tops it names (the hand seen may not be the one that laid it)."""
+        fitting: dict[tuple[str, int], float] = {}
+        for player in PLAYERS:
+            own = sighting.player in (None, player)
+            for slot, stock in enumerate(state.players[player].stocks):
+                if stock.top is None:
+                    continue
+                named = sighting.card is not None and same_card(stock.top, sighting.card)
+                score = sum(p for card, p in sighting.alternatives if same_card(stock.top, card))
+                if named or (own and score >= LIKELY_OWNER_FLOOR):
+                    fitting[(player, slot)] = max(score, sighting.confidence if named else 0.0)
+        return fitting
+
+    def _seen_leaving(self, sighting: Arrival, state: EngineState, coming: Sequence[Sighting]) -> tuple[str, int] | None:
+        """When the reading fits several stock tops, the likeliest of those seen leaving their stock
+        (STOCK_LEFT_SECONDS before the card landed to STOCK_AHEAD_SECONDS after); None when one fits, or
+        none of them was seen to leave."""
+        fitting = self._fitting(sighting, state)
+        if len(fitting) < 2:
+            return None
+        left = [(key, card) for key, (t, card) in self._left.items() if sighting.t - STOCK_LEFT_SECONDS <= t <= sighting.t]
+        left += [((seen.player, seen.slot), seen.previous.card) for seen in coming
+                 if isinstance(seen, StockSeen) and seen.t <= sighting.t + STOCK_AHEAD_SECONDS
+                 and seen.previous.card is not None and seen.reading.card != seen.previous.card]
+        gone = [(score, key) for key, score in fitting.items()
+                if any(key == slot and same_card(state.players[key[0]].stocks[key[1]].top, card) for slot, card in left)]
+        return max(gone)[1] if gone else None
+
+    @staticmethod
     def _likely_owner(sighting: Arrival, candidates: list[str], state: EngineState) -> list[tuple[str, int]]:
         """The stock top the arriving card most likely is, among the cards it could be (a blurred 5 read
         as a 6 when no 6 but a 5 lies on the player's stocks); empty when none is likely enough."""
@@ -259,7 +309,7 @@ class Translator:
         stocks = state.players[player].stocks
         here = stocks[slot] if slot < len(stocks) else None
         if sighting.previous.card is not None and reading.card != sighting.previous.card:
-            self._left[(player, slot)] = sighting.t
+            self._left[(player, slot)] = (sighting.t, sighting.previous.card)
         if reading.empty:
             self._seen_empty.add((player, slot))
         else:
@@ -280,7 +330,7 @@ class Translator:
             if sources:
                 return [StockMoved(sighting.t, player, sources[0], slot, card, frame=sighting.frame)] + \
                     self._left_bare(sighting, player, sources[0], state), None
-            vacated = [index for (who, index), t in self._left.items() if who == player and index != slot
+            vacated = [index for (who, index), (t, _) in self._left.items() if who == player and index != slot
                        and sighting.t - t <= MOVE_SECONDS and index < len(stocks) and stocks[index].top is not None]
             if len(vacated) == 1:
                 # moved from the stock that just lost its top, which had been misread: put right, then moved

@@ -1,0 +1,98 @@
+"""A card landing whose reading fits more than one stock top is named by the stock seen losing its top,
+and the session holds its ruling until the stocks have been seen again."""
+
+import numpy as np
+import pytest
+
+from referee.capture.frames import Frame
+from referee.piles.reading import Reading
+from referee.piles.sightings import Arrival, StockSeen
+from referee.pipeline.session import RefereeSession
+from referee.pipeline.translate import STOCK_AHEAD_SECONDS, Translator
+from referee.rules.cards import Card
+from referee.rules.config import RulesConfig
+from referee.rules.engine import RulesEngine
+from tests.pipeline.test_translate_tolerance import BACK, ScriptedTracker, card, layout_read, plays
+
+#: A's QD and KD both lie on A's stocks; the KD is read, the QD only the reader's last thought
+OPENING = layout_read((card("4S"), card("JH")), a="QD QS AC KD 2S", b="JD KC 5D 4H 3C")
+
+
+def misread_queen(t=1.0, player="A"):
+    return Arrival(t, int(t * 30), 1, player, Card.parse("KD"), 0.01, confidence=0.39,
+                   alternatives=((Card.parse("KD"), 0.39), (Card.parse("KH"), 0.25), (Card.parse("QD"), 0.06)))
+
+
+def queen_left(t):
+    return StockSeen(t, int(t * 30), "A", 0, BACK, card("QD"), True)
+
+
+def referee_with_hindsight(sightings):
+    """Each sighting ruled with the sightings after it at hand, as the session holds them."""
+    engine = RulesEngine(RulesConfig().for_camera())
+    translator = Translator()
+    events = []
+    for number, sighting in enumerate(sightings):
+        found, _ = translator.translate(sighting, engine.state, sightings[number + 1:])
+        for observation in found:
+            events += [(e.type.value, e) for e in engine.observe(observation)]
+    return events
+
+
+@pytest.mark.parametrize("stock_seen, expected", [
+    (None, ("A", 1, "KD", "JH", False)),   # nothing says otherwise: the card stands as read
+    (1.3, ("A", 1, "QD", "JH", True)),     # the QD's stock seen bare just after: the QD was laid
+    (0.7, ("A", 1, "QD", "JH", True)),     # ... or just before
+    (1.0 + STOCK_AHEAD_SECONDS + 0.2, ("A", 1, "KD", "JH", False)),  # too late to be this card's
+], ids=["unseen", "after", "before", "too_late"])
+def test_a_card_read_as_one_stock_top_is_the_other_its_reader_allowed_when_that_one_left_its_stock(stock_seen, expected):
+    sightings = [OPENING, misread_queen()]
+    if stock_seen is not None:
+        sightings.insert(1 if stock_seen < 1.0 else 2, queen_left(stock_seen))
+    assert plays(referee_with_hindsight(sightings)) == [expected]
+
+
+def test_the_stock_of_the_card_read_leaving_keeps_the_reading():
+    # the KD's own stock is seen losing it: the reading stands even though the QD left too, earlier
+    king_left = StockSeen(1.2, 36, "A", 3, BACK, card("KD"), True)
+    sightings = [OPENING, queen_left(0.2), misread_queen(), king_left]
+    # the QD leaving at 0.2 s fits the reading less well (0.06 against 0.39)
+    assert plays(referee_with_hindsight(sightings)) == [("A", 1, "KD", "JH", False)]
+
+
+@pytest.mark.parametrize("seen_leaving, expected", [
+    (False, ("A", 0, "AC", "4S", False)),  # no stock seen: A's ace, the only ace on a stock (as before)
+    (True, ("B", 0, "3C", "4S", True)),    # B's 3C seen leaving: B's hand laid B's three
+])
+def test_a_card_read_without_its_suit_is_the_card_its_players_stock_was_seen_losing(seen_leaving, expected):
+    blurred = Arrival(1.0, 30, 0, "B", Card.parse("A?"), 0.01, confidence=0.32,
+                      alternatives=((Card.parse("3C"), 0.24), (Card.parse("AS"), 0.16), (Card.parse("AC"), 0.13)))
+    sightings = [OPENING, blurred]
+    if seen_leaving:
+        sightings.append(StockSeen(1.2, 36, "B", 4, BACK, card("3C"), True))
+    assert plays(referee_with_hindsight(sightings)) == [expected]
+
+
+def test_only_a_reading_that_fits_several_stock_tops_waits_for_the_stocks():
+    engine = RulesEngine(RulesConfig().for_camera())
+    translator = Translator()
+    for observation in translator.translate(OPENING, engine.state)[0]:
+        engine.observe(observation)
+    sure = Arrival(1.0, 30, 1, "A", Card.parse("QD"), 0.01, confidence=0.97, alternatives=((Card.parse("QD"), 0.97),))
+    assert translator.waits_for_stocks(misread_queen(), engine.state)
+    assert not translator.waits_for_stocks(sure, engine.state)
+    assert not translator.waits_for_stocks(queen_left(1.2), engine.state)
+
+
+def test_the_session_holds_an_unsure_card_until_its_players_stocks_are_seen_again():
+    # the tracker reports the card at frame 32 and the stock, settled at 1.3 s, only at frame 45
+    script = {0: [OPENING], 32: [misread_queen()], 45: [queen_left(1.3)]}
+    session = RefereeSession(ScriptedTracker(script), RulesEngine(RulesConfig()), None)
+    image = np.zeros((4, 4, 3), np.uint8)
+    for index in range(90):
+        session.process(Frame(index, index / 30, image))
+    session.finish()
+    played = [(e["player"], str(e["card"]), e["legal"]) for e in session.events if e.type.value == "play"]
+    assert played == [("A", "QD", True)]
+    ruled_at = next(processed for (frame, processed), e in zip(session.ruled_at, session.events) if e.type.value == "play")
+    assert ruled_at >= 45

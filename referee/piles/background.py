@@ -1,9 +1,15 @@
 """A model of the empty-of-movement table, so that hands, arms and cards in motion stand out.
 
 The model is the table as it last stood still (cards lying on it included). It follows slow lighting
-changes everywhere it sees no foreground, follows a sudden global change (a lamp switched on, a cloud)
-through a per-channel gain, and takes in a region at once when the tracker says it has settled
-(a card that has landed becomes part of the table).
+changes everywhere it sees no foreground, and takes in a region at once when the tracker says it has
+settled (a card that has landed becomes part of the table).
+
+The light of a whole frame changes in two ways: for good (a lamp switched on, a cloud) and back and
+forth from frame to frame (lamps on the mains flicker at 100 or 120 Hz, which a 30 or 60 fps camera
+sees as a beat of a few hertz). `steady` measures each frame's per-channel gain against the model over
+what was table last time; the model follows that gain within LIGHT_FOLLOW_SECONDS, and the frame is
+scaled by what is left of it, so that what compares frames (what moves, whether a place is still)
+sees steady light.
 """
 
 from __future__ import annotations
@@ -27,12 +33,20 @@ HAND_ABSORB_FACTOR = 6
 #: Fraction of each new frame blended into the model where nothing moves. Higher follows lighting
 #: faster but also swallows a hand that stays still for a few seconds.
 ADAPT_RATE = 0.03
+#: Time constant (s) in which the model follows a change of the whole frame's light; faster changes
+#: (flicker) are taken out of the frames instead.
+LIGHT_FOLLOW_SECONDS = 0.3
+#: A frame whose gain is within this of 1 in every channel is left as it is (2 %: 5 grey levels on white
+#: card paper, half what counts as moving; rendered and real frames of a steady table wander about 1 %).
+LIGHT_STEADY = 0.02
 
 
 class BackgroundModel:
     def __init__(self, first_view: np.ndarray, *, threshold: int = FOREGROUND_THRESHOLD,
-                 adapt_rate: float = ADAPT_RATE, absorb_frames: int = 15) -> None:
+                 adapt_rate: float = ADAPT_RATE, absorb_frames: int = 15, period: float = 1 / 30) -> None:
         self.model = first_view.astype(np.float32)
+        # share of the light's change the model follows each frame
+        self._follow = 1.0 - float(np.exp(-period / LIGHT_FOLLOW_SECONDS))
         self.threshold = threshold
         self.adapt_rate = adapt_rate
         self._kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (3, 3))
@@ -44,19 +58,35 @@ class BackgroundModel:
         self._still_count = np.zeros(first_view.shape[:2], np.int16)
 
     def _gain(self, view: np.ndarray) -> np.ndarray:
-        """Per-channel brightness ratio frame/model over what was background last time."""
-        where = self._last_background
-        if cv2.countNonZero(where) < 0.2 * where.size:
+        """Per-channel brightness ratio frame/model over what was background last time: the median of
+        every eighth pixel (each way)'s, so that cards vanishing at once (a cut in the video, a table cleared
+        unseen) are not taken for the light going down."""
+        where = self._last_background[::8, ::8] > 0
+        if np.count_nonzero(where) < 0.2 * where.size:
             return np.ones(3, np.float32)
-        seen = np.array(cv2.mean(view, mask=where)[:3], np.float32)
-        model = np.array(cv2.mean(self.model, mask=where)[:3], np.float32)
-        return np.clip((seen + 1.0) / (model + 1.0), 0.5, 2.0).astype(np.float32)
+        seen = view[::8, ::8][where].astype(np.float32)
+        model = self.model[::8, ::8][where]
+        ratios = np.ascontiguousarray(((seen + 1.0) / (model + 1.0)).T)
+        middle = ratios.shape[1] // 2
+        median = np.partition(ratios, middle, axis=1)[:, middle:middle + 1]
+        # the mean of the ratios near the median: a median alone moves in steps of a grey level
+        near = np.abs(ratios - median) <= 0.1 * median
+        gain = (ratios * near).sum(axis=1) / np.maximum(near.sum(axis=1), 1)
+        return np.clip(gain, 0.5, 2.0).astype(np.float32)
+
+    def steady(self, view: np.ndarray) -> np.ndarray:
+        """The view in the model's light: the model takes the slow part of the frame's change of light,
+        the view is scaled by the rest (see the module's docstring)."""
+        gain = self._gain(view)
+        if np.all(np.abs(gain - 1.0) <= LIGHT_STEADY):
+            return view
+        followed = gain ** self._follow
+        cv2.multiply(self.model, (float(followed[0]), float(followed[1]), float(followed[2]), 0.0), dst=self.model)
+        rest = followed / gain
+        return cv2.multiply(view, (float(rest[0]), float(rest[1]), float(rest[2]), 0.0))
 
     def foreground(self, view: np.ndarray) -> np.ndarray:
-        """Mask (uint8 0/1) of what differs from the still table in this view."""
-        gain = self._gain(view)
-        if np.any(np.abs(gain - 1.0) > 0.02):
-            self.model *= gain  # the light changed everywhere at once: follow it now
+        """Mask (uint8 0/1) of what differs from the still table in this view (a `steady` one)."""
         difference = cv2.absdiff(view, cv2.convertScaleAbs(self.model))
         blue, green, red = cv2.split(difference)
         largest = cv2.max(cv2.max(blue, green), red)

@@ -160,8 +160,10 @@ class TableTracker:
         look = look if look is not None else self.look(frame.image)
         view, cardlike = look.view, look.cardlike
         if self.background is None:
-            self.background = BackgroundModel(view, absorb_frames=max(3, int(round(ABSORB_SECONDS / self.period))))
+            self.background = BackgroundModel(view, absorb_frames=max(3, int(round(ABSORB_SECONDS / self.period))),
+                                              period=self.period)
             self.table_colour.learn(self.bare_strips.cut(view))
+        view = self.background.steady(view)
         foreground = self.background.foreground(view)
         if frame.index % max(1, int(round(1.0 / self.period))) == 0:
             self.bare_strips.follow_the_light(self.table_colour, view, foreground)

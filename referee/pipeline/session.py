@@ -11,17 +11,19 @@ from __future__ import annotations
 import heapq
 import itertools
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Callable
 
 from referee.capture.frames import Frame, Notice
 from referee.errors import ObservationError
 from referee.pipeline.board_link import Announcer, announce
 from referee.pipeline.translate import STOCK_AHEAD_SECONDS, Translator
-from referee.piles.sightings import StockSeen
+from referee.piles.sightings import Arrival, StockSeen
 from referee.piles.tracker import TableLook, TableTracker
+from referee.rules.cards import Card, can_play_on
 from referee.rules.engine import RulesEngine
 from referee.rules.events import Event, EventLogWriter, EventType
+from referee.rules.state import GamePhase
 
 
 @dataclass
@@ -101,10 +103,41 @@ class RefereeSession:
     def _release(self, watermark: float) -> list[Event]:
         out: list[Event] = []
         while self._queue and self._queue[0][0] <= watermark:
-            t, _, item = heapq.heappop(self._queue)
+            t, order, item = heapq.heappop(self._queue)
+            other = self._too_close_after(item)
+            if other is not None and other.t > watermark:
+                heapq.heappush(self._queue, (t, order, item))  # ruled with the card that follows it
+                break
+            if other is not None and self._laid_the_other_way(item, other):
+                # two cards on one pile too close together to tell which touched first: the best guess
+                # is the order in which the players' cards make sense (a card laid on the other's)
+                heapq.heappop(self._queue)
+                self._hold(other.t, replace(item, t=other.t, frame=other.frame))
+                t, item = item.t, replace(other, t=item.t, frame=item.frame)
             t = max(t, self._last_t)  # a late sighting keeps the log in order of t
             out.extend(self._rule(t, item))
         return out
+
+    def _too_close_after(self, first: object) -> Arrival | None:
+        """The next card to be ruled when it lands on the same pile as `first`, from the other player,
+        too close after it for the camera to tell which touched first (RulesConfig.touch_too_close_ms)."""
+        if not isinstance(first, Arrival) or not self._queue or self.engine.state.phase is not GamePhase.PLAYING:
+            return None
+        second = self._queue[0][2]
+        if (isinstance(second, Arrival) and second.pile == first.pile and second.player != first.player
+                and (second.t - first.t) * 1000.0 < self.engine.config.touch_too_close_ms):
+            return second
+        return None
+
+    def _laid_the_other_way(self, first: Arrival, second: Arrival) -> bool:
+        """More of the two cards are legal plays in the other order (a card that fits only on the other's
+        was laid after it)."""
+        top = self.engine.state.pile_tops[first.pile]
+
+        def legal(card: Card | None, on: Card | None) -> int:
+            return int(card is not None and on is not None and can_play_on(card, on))
+
+        return legal(second.card, top) + legal(first.card, second.card) > legal(first.card, top) + legal(second.card, first.card)
 
     def _rule(self, t: float, item: object) -> list[Event]:
         if isinstance(item, Notice):

@@ -2,7 +2,7 @@
 
 import numpy as np
 
-from referee.piles.background import FOREGROUND_THRESHOLD, HAND_ABSORB_FACTOR, BackgroundModel
+from referee.piles.background import FOREGROUND_THRESHOLD, HAND_ABSORB_FACTOR, LIGHT_STEADY, BackgroundModel
 
 SHAPE = (120, 160)
 FELT = (40, 110, 50)
@@ -17,6 +17,8 @@ def table() -> np.ndarray:
 
 
 def step(model: BackgroundModel, view: np.ndarray, hands: np.ndarray | None = None) -> np.ndarray:
+    """One frame as the tracker takes it: into the model's light, then compared."""
+    view = model.steady(view)
     foreground = model.foreground(view)
     model.update(view, foreground, hands)
     return foreground
@@ -65,9 +67,45 @@ def test_a_hand_wholly_still_is_taken_in_as_usual():
     assert seen[0] == 1 and seen[-1] == 0
 
 
+def lit(view: np.ndarray, gain: float) -> np.ndarray:
+    return np.clip(view.astype(np.float32) * gain, 0, 255).astype(np.uint8)
+
+
+def with_card() -> np.ndarray:
+    view = table()
+    view[40:70, 60:80] = CARD
+    return view
+
+
 def test_a_change_of_light_everywhere_is_followed_at_once():
     model = BackgroundModel(table(), absorb_frames=5)
-    brighter = np.clip(table().astype(np.int16) * 1.3, 0, 255).astype(np.uint8)
+    brighter = lit(table(), 1.3)
     assert (np.abs(brighter.astype(int) - table().astype(int)).max() > FOREGROUND_THRESHOLD)
     foreground = step(model, brighter)
     assert not foreground.any()
+
+
+def test_a_lasting_change_of_light_is_taken_into_the_model_within_a_second():
+    model = BackgroundModel(with_card(), absorb_frames=5, period=1 / 30)
+    brighter = lit(with_card(), 1.3)
+    for _ in range(30):
+        seen = model.steady(brighter)
+        model.update(seen, model.foreground(seen))
+    # the frames as the camera sees them, and the model lit alike (to within what counts as steady light)
+    assert np.abs(seen.astype(np.float32) / brighter - 1).max() <= LIGHT_STEADY + 0.01
+    assert np.abs(np.clip(model.model, 0, 255) / brighter - 1).max() <= LIGHT_STEADY + 0.01
+
+
+def test_lamps_flickering_on_the_mains_move_nothing():
+    # 100 Hz flicker of +-6 % seen by a 30 fps camera: each frame a little brighter or darker than the last
+    model = BackgroundModel(with_card(), absorb_frames=5, period=1 / 30)
+    card_rows, card_cols = slice(40, 70), slice(60, 80)
+    for frame in range(40):
+        flickered = lit(with_card(), 1.0 + 0.06 * np.sin(2 * np.pi * 100 * frame / 30))
+        seen = model.steady(flickered)
+        moving = model.moving(seen)
+        foreground = model.foreground(seen)
+        model.update(seen, foreground, moving=moving)
+        assert not foreground.any()
+        assert moving is None or not moving.any()
+        assert np.abs(seen[card_rows, card_cols].astype(int) - CARD[0]).max() <= 4

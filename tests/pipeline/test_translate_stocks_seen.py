@@ -96,3 +96,30 @@ def test_the_session_holds_an_unsure_card_until_its_players_stocks_are_seen_agai
     assert played == [("A", "QD", True)]
     ruled_at = next(processed for (frame, processed), e in zip(session.ruled_at, session.events) if e.type.value == "play")
     assert ruled_at >= 45
+
+
+def ruled(script, frames=60):
+    session = RefereeSession(ScriptedTracker(script), RulesEngine(RulesConfig()), None)
+    image = np.zeros((4, 4, 3), np.uint8)
+    for index in range(frames):
+        session.process(Frame(index, index / 30, image))
+    session.finish()
+    return [(e["player"], str(e["card"]), e["legal"]) for e in session.events if e.type.value == "play"], \
+        [(e["first"], e["too_close"]) for e in session.events if e.type.value == "touch_order"]
+
+
+@pytest.mark.parametrize("gap_ms, cards, expected", [
+    # 2 ms apart: A's QD fits neither on 9C nor on the 8H, B's 8H fits on 9C: B's touched first
+    (2.0, ("QD", "8H"), [("B", "8H", True), ("A", "QD", False)]),
+    # 50 ms apart the camera can tell: A's QD first, whatever it makes of the cards
+    (50.0, ("QD", "8H"), [("A", "QD", False), ("B", "8H", False)]),
+    # both fit on the 9C: the order seen stands
+    (2.0, ("10D", "8H"), [("A", "10D", True), ("B", "8H", False)]),
+], ids=["too_close", "apart", "both_fit"])
+def test_two_cards_too_close_to_time_are_ruled_in_the_order_that_makes_sense_of_them(gap_ms, cards, expected):
+    opening = layout_read((card("9C"), card("4D")), a=f"{cards[0]} 5S 2D JC KH", b=f"{cards[1]} 6D 10S QS AH")
+    first = Arrival(1.0, 30, 0, "A", Card.parse(cards[0]), 0.005, confidence=0.97)
+    second = Arrival(1.0 + gap_ms / 1000, 30, 0, "B", Card.parse(cards[1]), 0.005, confidence=0.97)
+    plays, orders = ruled({0: [opening], 32: [first, second]})
+    assert plays == expected
+    assert orders == [(expected[0][0], gap_ms < 34.0)]

@@ -196,11 +196,16 @@ def _draw_hand(image: np.ndarray, player: str, position: tuple[float, float]) ->
     cv2.ellipse(image, _px((x, y)), (int(32 * SCALE), int(40 * SCALE)), 0, 0, 360, SKIN_BGR, -1)
 
 
-def write_video(table: DrawnTable, path, *, fps: float, seconds: float, seed: int = 0, fourcc: str = "mp4v") -> int:
+def write_video(table: DrawnTable, path, *, fps: float, seconds: float, seed: int = 0, fourcc: str = "mp4v",
+                light=None) -> int:
+    """`light`: the room's brightness at time t (a gain, 1 = as drawn), or None for steady light."""
     rng = np.random.default_rng(seed)
     writer = cv2.VideoWriter(str(path), cv2.VideoWriter_fourcc(*fourcc), fps, IMAGE_SIZE)
     count = int(round(seconds * fps))
     for index in range(count):
-        writer.write(table.frame(index / fps, rng))
+        image = table.frame(index / fps, rng)
+        if light is not None:
+            image = cv2.convertScaleAbs(image, alpha=float(light(index / fps)))
+        writer.write(image)
     writer.release()
     return count

@@ -36,9 +36,9 @@ def mid_game_table() -> DrawnTable:
     return table
 
 
-def write_mid_game(folder, *, fps: int = 30, seconds: float = SECONDS) -> tuple:
+def write_mid_game(folder, *, fps: int = 30, seconds: float = SECONDS, light=None) -> tuple:
     video = folder / "video.mp4"
-    write_video(mid_game_table(), video, fps=fps, seconds=seconds)
+    write_video(mid_game_table(), video, fps=fps, seconds=seconds, light=light)
     corners = [[OFFSET[0] + SCALE * x, OFFSET[1] + SCALE * y] for x, y in LAYOUT.corners()]
     calibration = folder / "corners.json"
     calibration.write_text(json.dumps({"play_area_corners_px": corners}))

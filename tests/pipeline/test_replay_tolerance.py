@@ -3,6 +3,10 @@
 Before camera tolerance, each of these misreadings lost every ruling of the clip.
 """
 
+import math
+
+import cv2
+import numpy as np
 import pytest
 
 from referee.pipeline.run import replay
@@ -24,6 +28,18 @@ class MisreadingNamer(ColourNamer):
         if card == self.card:
             return self.read_as, (confidence if self.read_as else 0.0)
         return card, confidence
+
+
+class LightProofNamer(ColourNamer):
+    """The colour namer on crops brought back to the drawn light by the card's white face: the drawn
+    cards' names are colours, and what is tested here is the tracking, not the namer's eyes."""
+
+    def name_top_card(self, image):
+        pixels = image.reshape(-1, 3)
+        white = pixels[pixels.min(axis=1) > 150]
+        if len(white):
+            image = cv2.convertScaleAbs(image, alpha=239.5 / float(np.median(white)))
+        return super().name_top_card(image)
 
 
 @pytest.fixture(scope="module")
@@ -52,3 +68,16 @@ def test_one_misread_card_does_not_lose_the_clips_rulings(clip, tmp_path, card, 
     if card in ("5H", "4S"):  # the misreading changes no legality: every ruling is the truth's
         assert [e["legal"] for e in plays] == [truth[5] for truth in PLAYS]
     assert notice in " | ".join(e["message"] for e in events if e.type is EventType.NOTICE)
+
+
+@pytest.mark.parametrize("light", [
+    lambda t: 1.0 + 0.06 * math.sin(2 * math.pi * 100 * t),        # mains flicker, beating with the frames
+    lambda t: 1.0 - 0.3 * min(max((t - 2.0) / 0.3, 0.0), 1.0),     # the room dims by 30 % mid-game
+], ids=["flicker", "dimmed"])
+def test_a_changing_light_loses_no_ruling(tmp_path, light):
+    video, calibration = write_mid_game(tmp_path, light=light)
+    replay(video, calibration, tmp_path / "events.jsonl", namer=LightProofNamer())
+    plays = [e for e in read_event_log(str(tmp_path / "events.jsonl")) if e.type is EventType.PLAY]
+    assert [(e["player"], str(e["card"]), e["pile"], e["legal"]) for e in plays] == \
+        [(player, name, pile, legal) for player, name, _, pile, _, legal in PLAYS]
+    assert all(abs(e.t - truth[4]) < 1 / 30 for e, truth in zip(plays, PLAYS))

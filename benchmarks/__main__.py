@@ -23,6 +23,7 @@ ORDER = (
     "vision_real",
     "pile_tops",
     "referee_accuracy",
+    "referee_light",
 )
 
 

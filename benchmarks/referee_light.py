@@ -1,0 +1,130 @@
+"""The referee under changing light: `python -m benchmarks.referee_light [--quick] [--keep DIR]`.
+
+A rendered game is relit the ways a room's light changes while people play, and each version is
+refereed and scored against the true log (plays found, invented, fully right; stalls):
+
+- `steady`: the video as rendered (re-encoded like the others, the control);
+- `dimmed`: the room's light falls to 65 % over 0.6 s at 5 s and comes back at 11 s (a cloud, a dimmer);
+- `flicker`: lamps on 50 Hz mains flicker at 100 Hz, +-6 %, which a 30 fps camera sees as a 10 Hz beat;
+- `warm`: the white balance drifts warm over the first 10 s (a camera's auto white balance, sunset);
+- `shadow`: a person's soft shadow, 30 % dark at its core, sweeps across the table from 4 s to 9 s.
+
+Cards are named by the shipped models (`--labels`: from the renderer's labels). Results go to stdout
+and benchmarks/results/referee_light.json.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import pathlib
+import sys
+import tempfile
+
+import numpy as np
+
+from benchmarks.rendered import render_once
+
+GAME = (71, 30, 20.0)   # seed, fps, seconds: a game none of the referee's rules were tuned on
+QUICK_GAME = (71, 30, 8.0)
+LIGHTS = ("steady", "dimmed", "flicker", "warm", "shadow")
+
+
+def relight(image: np.ndarray, light: str, t: float) -> np.ndarray:
+    """One frame at time `t` s as it would look under `light` (see the module docstring)."""
+    frame = image.astype(np.float32)
+    if light == "dimmed":
+        frame *= 1.0 - 0.35 * np.clip((t - 5.0) / 0.6, 0, 1) + 0.35 * np.clip((t - 11.0) / 0.6, 0, 1)
+    elif light == "flicker":
+        frame *= 1.0 + 0.06 * np.sin(2 * np.pi * 100.0 * t)
+    elif light == "warm":
+        drift = min(1.0, t / 10.0)
+        frame *= np.array([1 - 0.15 * drift, 1.0, 1 + 0.12 * drift], np.float32)  # BGR: less blue, more red
+    elif light == "shadow" and 4.0 <= t <= 9.0:
+        width = image.shape[1]
+        centre = (t - 4.0) / 5.0 * (width + 600) - 300
+        columns = np.arange(width, dtype=np.float32)
+        frame *= (1.0 - 0.3 * np.clip(1 - np.abs(columns - centre) / 250.0, 0, 1))[None, :, None]
+    elif light not in LIGHTS:
+        raise ValueError(f"unknown light {light!r}: expected one of {', '.join(LIGHTS)}")
+    return np.clip(frame, 0, 255).astype(np.uint8)
+
+
+def relit_copy(game: pathlib.Path, folder: pathlib.Path, light: str) -> pathlib.Path:
+    """The rendered game in `game` relit into `folder` (video re-encoded; truth, labels, calibration copied)."""
+    import cv2
+
+    folder.mkdir(parents=True, exist_ok=True)
+    for name in ("corners.json", "truth.jsonl", "labels.jsonl", "render.json"):
+        (folder / name).write_bytes((game / name).read_bytes())
+    capture = cv2.VideoCapture(str(game / "video.mp4"))
+    fps = capture.get(cv2.CAP_PROP_FPS)
+    writer, index = None, 0
+    while True:
+        ok, image = capture.read()
+        if not ok:
+            break
+        if writer is None:
+            writer = cv2.VideoWriter(str(folder / "video.mp4"), cv2.VideoWriter_fourcc(*"mp4v"), fps,
+                                     (image.shape[1], image.shape[0]))
+        writer.write(relight(image, light, index / fps))
+        index += 1
+    capture.release()
+    if writer is not None:
+        writer.release()
+    return folder
+
+
+def referee_under(folder: pathlib.Path, seconds: float, namer) -> dict:
+    from referee.pipeline.run import replay
+    from referee.report.compare import compare
+    from referee.rules.events import read_event_log
+
+    result = replay(folder / "video.mp4", folder / "corners.json", folder / "events.jsonl", namer=namer)
+    truth = [e for e in read_event_log(str(folder / "truth.jsonl")) if e.t <= seconds - 0.8]
+    found = [e for e in read_event_log(str(folder / "events.jsonl")) if e.t <= seconds - 0.8]
+    comparison = compare(truth, found)
+    return {
+        "plays": len(comparison.pairs) + len(comparison.missed), "found": len(comparison.pairs),
+        "invented": len(comparison.extra), "fully_right": round(comparison.all_right * len(comparison.pairs)),
+        "stalls": len(comparison.stall_pairs), "stalls_found": sum(got is not None for _, got in comparison.stall_pairs),
+        "false_stalls": len(comparison.false_stalls), "speed_x_real_time": round(result.speed, 2),
+    }
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--quick", action="store_true", help="the game's first 8 seconds only")
+    parser.add_argument("--models", help="recognition models folder; default: the shipped models/")
+    parser.add_argument("--labels", action="store_true", help="name cards from the renderer's labels (no recognition)")
+    parser.add_argument("--keep", type=pathlib.Path, default=None, help="keep the rendered game and its relit copies here")
+    parser.add_argument("--out", type=pathlib.Path, default=pathlib.Path(__file__).parent / "results" / "referee_light.json")
+    args = parser.parse_args()
+    seed, fps, seconds = QUICK_GAME if args.quick else GAME
+    with tempfile.TemporaryDirectory() as scratch:
+        root = args.keep if args.keep is not None else pathlib.Path(scratch)
+        game = root / f"seed{seed}_{fps}fps_{seconds:g}s"
+        design = render_once(game, seed, fps, seconds)
+        rows = {}
+        for light in LIGHTS:
+            folder = relit_copy(game, root / f"{game.name}_{light}", light)
+            if args.labels:
+                from referee.pipeline.calibration_input import load_calibration
+                from referee.pipeline.label_namer import LabelNamer
+
+                namer = LabelNamer(folder / "labels.jsonl", load_calibration(folder / "corners.json", image_size=(1280, 720)))
+            else:
+                from referee.pipeline.run import load_namer
+
+                namer = load_namer(args.models)
+            rows[light] = referee_under(folder, seconds, namer)
+            print(json.dumps({"light": light, **rows[light]}), flush=True)
+    report = {"game": {"seed": seed, "fps": fps, "seconds": seconds, "design": design},
+              "naming": "labels" if args.labels else "models", "lights": rows}
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    args.out.write_text(json.dumps(report, indent=1))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -59,17 +59,47 @@ class RectMM:
 ANTI_ALIAS_RATIO = float("inf")
 
 
+#: Maps are worked out exactly every this many pixels each way and interpolated in between: the
+#: camera's perspective and lens bend them smoothly (off by under 0.01 px at the referee's crops), and
+#: the lens model in numpy takes some 40 ms on the 190 000 points of a pile crop, each time a place moves.
+MAP_STEP = 8
+
+
 def _maps_for(table_to_image, xs: np.ndarray, ys: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """cv2.remap maps sampling the camera image at table points (xs[j], ys[i])."""
-    grid_x, grid_y = np.meshgrid(xs, ys)
+    """cv2.remap maps sampling the camera image at table points (xs[j], ys[i]), xs and ys evenly spaced."""
+    coarse_x, weights_x = _coarse(xs)
+    coarse_y, weights_y = _coarse(ys)
+    grid_x, grid_y = np.meshgrid(coarse_x, coarse_y)
     points = np.stack([grid_x.ravel(), grid_y.ravel()], axis=-1)
     try:
-        image = np.asarray(table_to_image(points), np.float64).reshape(len(ys), len(xs), 2)
+        image = np.asarray(table_to_image(points), np.float64).reshape(len(coarse_y), len(coarse_x), 2)
     except Exception as error:  # a foreign object: its failure is converted at the boundary
         raise CalibrationError(f"calibration cannot map table points to the image: {error}") from None
     if not np.all(np.isfinite(image)):
         raise CalibrationError("calibration maps the play area to non-finite pixels; recalibrate")
+    if weights_x is not None:
+        image = np.stack([image[..., c] @ weights_x.T for c in range(2)], axis=-1)
+    if weights_y is not None:
+        image = np.stack([weights_y @ image[..., c] for c in range(2)], axis=-1)
     return cv2.convertMaps(image.astype(np.float32), None, cv2.CV_16SC2)
+
+
+def _coarse(values: np.ndarray) -> tuple[np.ndarray, np.ndarray | None]:
+    """Every MAP_STEP-th of evenly spaced `values` (the last included), and the linear interpolation
+    weights (len(values) x that many) that give back all of them; (values, None) when short."""
+    count = len(values)
+    if count <= 2 * MAP_STEP:
+        return values, None
+    samples = int(np.ceil((count - 1) / MAP_STEP)) + 1
+    at = np.linspace(0.0, count - 1.0, samples)
+    coarse = np.interp(at, np.arange(count), values)
+    position = np.arange(count) * (samples - 1) / (count - 1)
+    low = np.minimum(np.floor(position).astype(int), samples - 2)
+    share = position - low
+    weights = np.zeros((count, samples))
+    weights[np.arange(count), low] = 1.0 - share
+    weights[np.arange(count), low + 1] = share
+    return coarse, weights
 
 
 class TableView:

@@ -252,6 +252,10 @@ class PlaceTracker:
         self._dirty = False
         return PlaceChange(self.place, frame, t, changed, visits, footprint, self.padded)
 
+    def settle_now(self, view: np.ndarray, frame: int, t: float, cardlike: np.ndarray | None) -> PlaceChange:
+        """Settle on `view` without waiting for still frames (the video has ended)."""
+        return self._settle(self.crop(view), frame, t, None if cardlike is None else cardlike[self.rows, self.cols])
+
     def start_settled(self, view: np.ndarray, frame: int, t: float, cardlike: np.ndarray) -> None:
         """Take what lies on the place now as its settled picture (a place just moved onto cards already
         lying there: nothing happened on it that was not seen)."""

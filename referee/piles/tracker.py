@@ -24,7 +24,7 @@ from referee.capture.frames import Frame
 from referee.piles.background import BackgroundModel
 from referee.piles.bare_table import BareStrips
 from referee.piles.both_piles import HeldPiles
-from referee.piles.covered import CoveredCards
+from referee.piles.covered import RESOLVE_SECONDS, STOCK_WAIT_SECONDS, CoveredCards
 from referee.piles.hands import PLAYERS, HandTracker
 from referee.piles.layout_fit import MOVE_MM, fit_layout
 from referee.piles.owners import joint_owners, one_per_hand, who_laid_top
@@ -91,6 +91,7 @@ class TableTracker:
         self.covered = CoveredCards()   # arrivals hidden under a later card, waiting to be named by the stock card that left
         self.quiet = QuietTable()
         self._retries: dict[Place, tuple[list[Visit], int, str | None]] = {}  # new tops not read yet: visits, tries, owner
+        self._last_frame: Frame | None = None
         self.held = HeldPiles()   # settled spit piles waiting for the other to settle
 
     def _lay_out(self, layout: TableLayout) -> set[Place]:
@@ -157,6 +158,7 @@ class TableTracker:
     def step(self, frame: Frame, look: TableLook | None = None) -> list[Sighting]:
         """What this frame shows happening; `look`: `self.look(frame.image)` when worked out already."""
         self._frame_index = frame.index
+        self._last_frame = frame
         look = look if look is not None else self.look(frame.image)
         view, cardlike = look.view, look.cardlike
         if self.background is None:
@@ -218,6 +220,26 @@ class TableTracker:
             self._piles_to_fit -= set(ready)
         sightings.extend(self._table_state(frame))
         sightings.extend(self._quiet_table(frame))
+        return sightings
+
+    def finish(self) -> list[Sighting]:
+        """The video has ended: a spit pile still waiting to settle, or to be read again, is judged on the
+        last frame (a card laid in the last quarter second is still ruled; one that cannot be read is named
+        by the card that left its player's stock), and covered cards are named by what is known."""
+        frame, sightings = self._last_frame, []
+        if frame is None or self.last_view is None or not self.started:
+            return []
+        for place in SPIT_PILES:
+            tracker = self.places[place]
+            waiting = place in self._retries or any(visit.touch is not None or visit.frames_in_contact for visit in tracker.finished)
+            if tracker.visits or not waiting:
+                continue
+            if place in self._retries:
+                visits, _, owner = self._retries[place]
+                self._retries[place] = (visits, READ_RETRIES, owner)  # no more tries: the video is over
+            change = tracker.settle_now(self.last_view, frame.index, frame.t, self.last_cardlike)
+            sightings.extend(self._interpret(place, change, frame))
+        sightings.extend(self._name_covered(frame.t + RESOLVE_SECONDS + STOCK_WAIT_SECONDS))
         return sightings
 
     def _look_again_at_face_down_stocks(self, frame: Frame) -> list[Sighting]:

@@ -94,6 +94,9 @@ class RefereeSession:
         return events
 
     def finish(self) -> list[Event]:
+        """The video or stream has ended: what the tracker still waited on is judged, and everything held is ruled."""
+        for sighting in self.tracker.finish():
+            self._hold(sighting.t, sighting)
         return self._release(float("inf"))
 
     # ---------------------------------------------------------------------------------------------

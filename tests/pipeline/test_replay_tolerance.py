@@ -81,3 +81,11 @@ def test_a_changing_light_loses_no_ruling(tmp_path, light):
     assert [(e["player"], str(e["card"]), e["pile"], e["legal"]) for e in plays] == \
         [(player, name, pile, legal) for player, name, _, pile, _, legal in PLAYS]
     assert all(abs(e.t - truth[4]) < 1 / 30 for e, truth in zip(plays, PLAYS))
+
+
+def test_a_card_laid_just_before_the_video_ends_is_still_ruled(tmp_path):
+    # the clip stops 0.4 s after the last card (A's KD) touched: the hand has gone, the pile not yet settled
+    video, calibration = write_mid_game(tmp_path, seconds=4.9)
+    replay(video, calibration, tmp_path / "events.jsonl", namer=ColourNamer())
+    plays = [e for e in read_event_log(str(tmp_path / "events.jsonl")) if e.type is EventType.PLAY]
+    assert [(e["player"], str(e["card"]), e["legal"]) for e in plays] == [(p, c, legal) for p, c, _, _, _, legal in PLAYS]

@@ -135,6 +135,9 @@ class ScriptedTracker:
     def pending_touch(self):
         return None
 
+    def finish(self):
+        return []
+
 
 def test_the_session_rules_camera_input_with_a_camera_tolerant_engine():
     script = {0: [layout_read((BACK, card("8H")))], 30: [arrival(1.0, 0, "A", "KH")], 60: [arrival(2.0, 0, "B", "AH")]}

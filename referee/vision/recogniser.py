@@ -177,6 +177,7 @@ class OnnxCardRecogniser:
                  faces_in_photos: bool = False, suit: SuitClassifier | None = None, photo_detector: CardDetector | None = None) -> None:
         self.detector = detector
         self.photo_detector = photo_detector or detector
+        self.both_ways = True
         self.classifier = classifier
         self.face = face
         self.suit = suit
@@ -256,7 +257,10 @@ class OnnxCardRecogniser:
         refine = self.refine and px_per_mm is None
         gray = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY) if refine else None
         detector = self.photo_detector if detector_size is None else self.detector
-        for quad, score in detector.detect(image, detector_size):
+        detected = detector.detect(image, detector_size)
+        if detector_size is None and self.both_ways:
+            detected = _merged(detected, _detect_turned(detector, image))
+        for quad, score in detected:
             options = [quad]
             if refine:
                 options.append(order_card_corners(refine_outline(gray, quad)))
@@ -518,3 +522,19 @@ def _drop_duplicates(detections: list[CardDetection]) -> list[CardDetection]:
 
 
 __all__ = ["CardRecogniser", "OnnxCardRecogniser", "TopCardReading", "load_recogniser", "default_models_dir"]
+
+
+def _detect_turned(detector: CardDetector, image: np.ndarray) -> list[tuple[np.ndarray, float]]:
+    """The detector's cards in the picture turned a quarter clockwise, in the picture's own pixels."""
+    height = image.shape[0]
+    found = []
+    for quad, score in detector.detect(cv2.rotate(image, cv2.ROTATE_90_CLOCKWISE)):
+        back = np.stack([quad[:, 1], height - 1 - quad[:, 0]], axis=-1).astype(np.float32)
+        found.append((order_card_corners(back), score))
+    return found
+
+
+def _merged(upright: list[tuple[np.ndarray, float]], turned: list[tuple[np.ndarray, float]]) -> list[tuple[np.ndarray, float]]:
+    """The upright picture's cards, and those of the turned one that overlap none of them, best first."""
+    extra = [(quad, score) for quad, score in turned if all(quad_iou(quad, other) < 0.5 for other, _ in upright)]
+    return sorted(upright + extra, key=lambda item: -item[1])

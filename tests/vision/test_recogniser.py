@@ -461,3 +461,35 @@ def test_a_cut_out_maps_its_points_back_to_the_picture(span, largest):
 
 def test_a_cut_out_wholly_outside_the_picture_is_none():
     assert _cut_out(np.zeros((100, 100, 3), np.uint8), np.array([500.0, 500.0]), 50.0, 640)[0] is None
+
+
+class PaperFinder:
+    """Finds the one white rectangle in a picture, as the detector finds a card (stands in for the
+    detector here: what is tested is where the turned picture's cards are put back)."""
+
+    def detect(self, image, image_size=None):
+        _, white = cv2.threshold(cv2.cvtColor(image, cv2.COLOR_BGR2GRAY), 128, 255, cv2.THRESH_BINARY)
+        contours, _ = cv2.findContours(white, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+        return [(cv2.boxPoints(cv2.minAreaRect(max(contours, key=cv2.contourArea))), 0.9)]
+
+
+def test_cards_found_in_the_picture_turned_a_quarter_are_put_back_where_they_lie():
+    from referee.vision.recogniser import _detect_turned
+
+    picture = np.zeros((300, 500, 3), np.uint8)
+    picture[40:140, 300:370] = 255  # a card 70 px wide, 100 tall, right of centre near the top
+    (quad, score), = _detect_turned(PaperFinder(), picture)
+    (upright, _), = PaperFinder().detect(picture)
+    assert score == 0.9
+    assert quad_iou(quad, upright) > 0.95
+    assert abs(quad[:, 0].min() - 300) <= 1.5 and abs(quad[:, 1].min() - 40) <= 1.5
+
+
+def test_a_card_found_only_in_the_turned_picture_is_added_and_one_found_both_ways_kept_once():
+    from referee.vision.recogniser import _merged
+
+    card = np.array([[0, 0], [70, 0], [70, 100], [0, 100]], np.float32)
+    elsewhere = card + np.array([200, 0], np.float32)
+    merged = _merged([(card, 0.8)], [(card + 2, 0.9), (elsewhere, 0.6)])
+    assert [score for _, score in merged] == [0.8, 0.6]
+    assert np.array_equal(merged[1][0], elsewhere)

@@ -22,6 +22,13 @@ from referee.table.layout import CARD_HEIGHT_MM, CARD_WIDTH_MM
 SETTLE_FRAMES = 3
 #: Mean change (0-255) of a place's picture between two frames under which it counts as still.
 STILL_LEVEL = 4.0
+#: A place whose picture keeps changing with no hand near (lamps flickering on the mains, the camera's
+#: compression noise under them) counts as still under CALM_FACTOR times its running mean change there
+#: (CALM_MEMORY of each frame's, each capped at CALM_CAP), when that is above STILL_LEVEL: on a steady
+#: camera the mean is a tenth of a grey level and nothing changes.
+CALM_FACTOR = 2.0
+CALM_MEMORY = 0.05
+CALM_CAP = 8.0
 #: Fraction of a place's pixels that must differ from its last settled picture for it to have changed.
 CHANGED_FRACTION = 0.04
 #: Change in card paper over a place's zone (as a share of one card's area), with no hand seen, for it
@@ -114,6 +121,7 @@ class PlaceTracker:
         self._previous_crop: np.ndarray | None = None
         self._settled_paper: float | None = None
         self._still_frames = 0
+        self._calm = 0.0  # running mean change of its picture from frame to frame, no hand near
         self._dirty = True  # read it as soon as it first settles
 
     # geometry -------------------------------------------------------------------------------------
@@ -219,7 +227,9 @@ class PlaceTracker:
             return None
         if self._previous_crop is not None:
             motion = float(cv2.absdiff(crop, self._previous_crop).mean())
-            self._still_frames = self._still_frames + 1 if motion < STILL_LEVEL else 0
+            self._calm += CALM_MEMORY * (min(motion, CALM_CAP) - self._calm)
+            still = max(STILL_LEVEL, CALM_FACTOR * self._calm)
+            self._still_frames = self._still_frames + 1 if motion < still else 0
         self._previous_crop = crop.copy()
         if not self._dirty and self._settled_paper is not None and cardlike is not None and self._still_frames == SETTLE_FRAMES:
             # cards gone or come with no hand seen (a cut in the video, hands hidden by the camera's edge);

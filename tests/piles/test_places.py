@@ -124,3 +124,37 @@ def test_a_new_top_card_s_corners_are_given_in_table_millimetres_for_the_namer()
     assert max(nearest) < 2.0
     assert tracker.card_corners_mm(np.ones_like(change.footprint)) is None  # not one card: no outline
     assert tracker.card_corners_mm(np.zeros_like(change.footprint)) is None
+
+
+def place_with_card():
+    zone = RectMM.around((150, 150), 110, 130)
+    tracker = PlaceTracker(("stock", "A", 4), zone, PX_PER_MM, VIEW, nominal_card=RectMM.around((150, 150), 63, 88))
+    view = np.full(VIEW + (3,), TABLE_GREY, np.uint8)
+    draw_card(view, (150, 150), 0.0, (20, 20, 20))
+    return tracker, view
+
+
+def test_a_place_under_a_flickering_lamp_still_settles():
+    # what is left of a lamp's flicker and the camera's noise under it: every frame a few grey levels off
+    tracker, view = place_with_card()
+    rng = np.random.default_rng(3)
+    nobody = {"A": np.zeros(VIEW, np.uint8), "B": np.zeros(VIEW, np.uint8)}
+    settled_at = None
+    for frame in range(90):
+        seen = np.clip(view.astype(np.int16) * (1.0 + 0.05 * ((frame % 3) - 1)) + rng.integers(-3, 4, view.shape), 0, 255).astype(np.uint8)
+        if tracker.step(seen, nobody, frame, frame / 60, 1 / 60, None, card_paper(seen)) is not None:
+            settled_at = frame
+            break
+    assert settled_at is not None and settled_at < 60
+
+
+def test_on_a_steady_camera_a_card_still_sliding_is_not_still():
+    tracker, view = place_with_card()
+    nobody = {"A": np.zeros(VIEW, np.uint8), "B": np.zeros(VIEW, np.uint8)}
+    for frame in range(40):  # a steady camera: the place settles, and its noise level stays low
+        tracker.step(view, nobody, frame, frame / 30, 1 / 30, None, card_paper(view))
+    for frame in range(40, 70):  # a card creeping 1 mm a frame across the place: never still
+        moved = np.full(VIEW + (3,), TABLE_GREY, np.uint8)
+        draw_card(moved, (120 + (frame - 40), 150), 0.0, (20, 20, 20))
+        tracker.read_again()
+        assert tracker.step(moved, nobody, frame, frame / 30, 1 / 30, None, card_paper(moved)) is None

@@ -17,7 +17,7 @@ from typing import Callable
 from referee.capture.frames import Frame, Notice
 from referee.errors import ObservationError
 from referee.pipeline.board_link import Announcer, announce
-from referee.pipeline.translate import STOCK_AHEAD_SECONDS, Translator
+from referee.pipeline.translate import PASSING_SECONDS, STOCK_AHEAD_SECONDS, Translator
 from referee.piles.sightings import Arrival, StockSeen
 from referee.piles.tracker import TableLook, TableTracker
 from referee.rules.cards import Card, can_play_on
@@ -81,7 +81,10 @@ class RefereeSession:
         watermark = frame.t - 2 * self._period
         if pending is not None:
             watermark = min(watermark, pending - 1e-9)
-        self._waiting = [t for t in self._waiting if frame.t < t + STOCK_AHEAD_SECONDS]
+        # a card waiting for the stocks waits too while a touch close to it (the same hand on the other
+        # pile?) is still to be judged
+        self._waiting = [t for t in self._waiting
+                         if frame.t < t + STOCK_AHEAD_SECONDS or (pending is not None and pending <= t + PASSING_SECONDS)]
         if self._waiting:
             watermark = min(watermark, min(self._waiting) - 1e-9)
         events = self._release(watermark)
@@ -145,7 +148,7 @@ class RefereeSession:
     def _rule(self, t: float, item: object) -> list[Event]:
         if isinstance(item, Notice):
             return self._emit([Event(EventType.NOTICE, t, item.frame, {"message": item.message, "kind": item.kind})])
-        coming = [later for _, _, later in self._queue if isinstance(later, StockSeen)]
+        coming = [later for _, _, later in self._queue if isinstance(later, (StockSeen, Arrival))]
         observations, note = self.translator.translate(item, self.engine.state, coming)
         events: list[Event] = []
         if note:

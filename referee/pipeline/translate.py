@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from typing import Sequence
 
+from referee.piles.covered import PASSING_SECONDS
 from referee.piles.reading import Reading
 from referee.piles.sightings import Arrival, LayoutRead, PileTouched, Sighting, StockSeen, TableCleared, TableQuiet
 from referee.rules.cards import Card
@@ -43,6 +44,9 @@ MOVE_SECONDS = 1.0
 #: A card landing whose reading fits more than one stock top waits this long (s, of the video) for the
 #: stocks to show which of them lost its top: a stock is seen again once the hand has left it.
 STOCK_AHEAD_SECONDS = 0.6
+#: A card read this unsurely on one pile, as the same hand lays a card on the other pile within
+#: PASSING_SECONDS, and whose stock is not seen losing it, was the arm reaching across, not a play.
+PASSING_BELOW = 0.5
 
 
 class Translator:
@@ -57,6 +61,8 @@ class Translator:
         self._left: dict[tuple[str, int], tuple[float, Card]] = {}
         # stocks seen showing another card than the engine's top, no move seen: (player, slot) -> (t, card)
         self._reread: dict[tuple[str, int], tuple[float, Card]] = {}
+        # cards seen landing, (t, player, pile), the last few
+        self._laid: list[tuple[float, str | None, int]] = []
 
     def translate(self, sighting: Sighting, state: EngineState,
                   coming: Sequence[Sighting] = ()) -> tuple[list[object], str | None]:
@@ -83,7 +89,7 @@ class Translator:
         """A card landing in play whose reading fits more than one stock top: its ruling should wait
         (STOCK_AHEAD_SECONDS) for the stocks to show which of them lost its top."""
         return (isinstance(sighting, Arrival) and sighting.card is not None and state.phase is GamePhase.PLAYING
-                and len(self._fitting(sighting, state)) > 1)
+                and (len(self._fitting(sighting, state)) > 1 or sighting.confidence < PASSING_BELOW))
 
     def _observations(self, sighting: Sighting, state: EngineState,
                       coming: Sequence[Sighting] = ()) -> tuple[list[object], str | None]:
@@ -136,6 +142,7 @@ class Translator:
 
     def _arrival(self, sighting: Arrival, state: EngineState, coming: Sequence[Sighting] = ()):
         observations, note = self._arrival_observations(sighting, state, coming)
+        self._laid = self._laid[-7:] + [(sighting.t, sighting.player, sighting.pile)]
         for observation in observations:
             if isinstance(observation, (CardLanded, SpitTurned)):
                 self._under[sighting.pile].append(state.pile_tops[sighting.pile])
@@ -166,6 +173,10 @@ class Translator:
         top = state.pile_tops[sighting.pile]
         # of the stock tops the reading could be, the one seen leaving its stock names the card
         shown = self._seen_leaving(sighting, state, coming) if state.phase is GamePhase.PLAYING else None
+        if shown is None and self._arm_passing(sighting, state, coming):
+            return [], (f"{card} read unsurely on spit pile {sighting.pile} at t={sighting.t:.3f}s as {sighting.player}'s hand "
+                        f"laid a card on spit pile {1 - sighting.pile}, and no stock was seen losing it: taken for the arm "
+                        "reaching across, not a play")
         from_stock = shown is not None or any(
             stock.top is not None and same_card(stock.top, card)
             for player in ([sighting.player] if sighting.player else PLAYERS) for stock in state.players[player].stocks)
@@ -265,6 +276,23 @@ class Translator:
         gone = [(score, key) for key, score in fitting.items()
                 if any(key == slot and same_card(state.players[key[0]].stocks[key[1]].top, card) for slot, card in left)]
         return max(gone)[1] if gone else None
+
+    def _arm_passing(self, sighting: Arrival, state: EngineState, coming: Sequence[Sighting]) -> bool:
+        """The card, read under PASSING_BELOW, landed as the same hand laid a card on the other pile
+        (PASSING_SECONDS either way), and none of that player's stocks holding it was seen losing it."""
+        if (state.phase is not GamePhase.PLAYING or sighting.player is None or sighting.card is None
+                or sighting.confidence >= PASSING_BELOW):
+            return False
+        laid = [(t, pile) for t, player, pile in self._laid if player == sighting.player]
+        laid += [(seen.t, seen.pile) for seen in coming if isinstance(seen, Arrival) and seen.player == sighting.player]
+        if not any(pile != sighting.pile and abs(t - sighting.t) <= PASSING_SECONDS for t, pile in laid):
+            return False
+        left = [key for key, (t, card) in self._left.items()
+                if sighting.t - STOCK_LEFT_SECONDS <= t and same_card(card, sighting.card)]
+        left += [(seen.player, seen.slot) for seen in coming if isinstance(seen, StockSeen)
+                 and seen.t <= sighting.t + STOCK_AHEAD_SECONDS and seen.previous.card is not None
+                 and same_card(seen.previous.card, sighting.card) and seen.reading.card != seen.previous.card]
+        return not any(player == sighting.player for player, _ in left)
 
     @staticmethod
     def _likely_owner(sighting: Arrival, candidates: list[str], state: EngineState) -> list[tuple[str, int]]:

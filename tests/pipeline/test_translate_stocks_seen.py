@@ -123,3 +123,21 @@ def test_two_cards_too_close_to_time_are_ruled_in_the_order_that_makes_sense_of_
     plays, orders = ruled({0: [opening], 32: [first, second]})
     assert plays == expected
     assert orders == [(expected[0][0], gap_ms < 34.0)]
+
+
+@pytest.mark.parametrize("confidence, ace_left, expected", [
+    # read unsurely, the ace still on A's stock, A's hand laying its card on the other pile: an arm passing
+    (0.36, False, [("A", 1, "QD", "JH", True)]),
+    # the ace's stock seen losing it: A did lay it
+    (0.36, True, [("A", 0, "AC", "4S", False), ("A", 1, "QD", "JH", True)]),
+    # read surely: a play, whatever the other pile shows
+    (0.95, False, [("A", 0, "AC", "4S", False), ("A", 1, "QD", "JH", True)]),
+], ids=["passing", "ace_left", "sure"])
+def test_a_card_read_unsurely_under_an_arm_on_its_way_to_the_other_pile_is_no_play(confidence, ace_left, expected):
+    unsure = Arrival(1.0, 30, 0, "A", Card.parse("AC"), 0.01, confidence=confidence,
+                     alternatives=((Card.parse("AC"), confidence), (Card.parse("AS"), 0.14)))
+    queen = Arrival(1.075, 32, 1, "A", Card.parse("QD"), 0.01, confidence=0.97, alternatives=((Card.parse("QD"), 0.97),))
+    sightings = [OPENING, unsure, queen, StockSeen(1.3, 39, "A", 0, BACK, card("QD"), True)]
+    if ace_left:
+        sightings.append(StockSeen(1.35, 40, "A", 2, BACK, card("AC"), True))
+    assert plays(referee_with_hindsight(sightings)) == expected

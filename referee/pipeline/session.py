@@ -148,7 +148,8 @@ class RefereeSession:
     def _rule(self, t: float, item: object) -> list[Event]:
         if isinstance(item, Notice):
             return self._emit([Event(EventType.NOTICE, t, item.frame, {"message": item.message, "kind": item.kind})])
-        coming = [later for _, _, later in self._queue if isinstance(later, (StockSeen, Arrival))]
+        # a card landing is named by what comes after it (its stock seen losing it, the hand's next card)
+        coming = [later for _, _, later in self._queue if isinstance(later, (StockSeen, Arrival))] if isinstance(item, Arrival) else ()
         observations, note = self.translator.translate(item, self.engine.state, coming)
         events: list[Event] = []
         if note:

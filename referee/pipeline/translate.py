@@ -86,8 +86,9 @@ class Translator:
         return out
 
     def waits_for_stocks(self, sighting: Sighting, state: EngineState) -> bool:
-        """A card landing in play whose reading fits more than one stock top: its ruling should wait
-        (STOCK_AHEAD_SECONDS) for the stocks to show which of them lost its top."""
+        """A card landing in play whose reading fits more than one stock top, or is unsure (PASSING_BELOW):
+        its ruling should wait (STOCK_AHEAD_SECONDS) for the stocks to show which card left them, and for
+        what the same hand did on the other pile."""
         return (isinstance(sighting, Arrival) and sighting.card is not None and state.phase is GamePhase.PLAYING
                 and (len(self._fitting(sighting, state)) > 1 or sighting.confidence < PASSING_BELOW))
 
@@ -262,17 +263,21 @@ class Translator:
                     fitting[(player, slot)] = max(score, sighting.confidence if named else 0.0)
         return fitting
 
+    def _departures(self, sighting: Arrival, coming: Sequence[Sighting]) -> list[tuple[tuple[str, int], Card]]:
+        """Stock tops seen leaving their slot, ((player, slot), card), from STOCK_LEFT_SECONDS before the
+        card landed to STOCK_AHEAD_SECONDS after (those after from the sightings still to be ruled)."""
+        left = [(key, card) for key, (t, card) in self._left.items() if sighting.t - STOCK_LEFT_SECONDS <= t <= sighting.t]
+        return left + [((seen.player, seen.slot), seen.previous.card) for seen in coming
+                       if isinstance(seen, StockSeen) and seen.t <= sighting.t + STOCK_AHEAD_SECONDS
+                       and seen.previous.card is not None and seen.reading.card != seen.previous.card]
+
     def _seen_leaving(self, sighting: Arrival, state: EngineState, coming: Sequence[Sighting]) -> tuple[str, int] | None:
         """When the reading fits several stock tops, the likeliest of those seen leaving their stock
-        (STOCK_LEFT_SECONDS before the card landed to STOCK_AHEAD_SECONDS after); None when one fits, or
-        none of them was seen to leave."""
+        (`_departures`); None when one fits, or none of them was seen to leave."""
         fitting = self._fitting(sighting, state)
         if len(fitting) < 2:
             return None
-        left = [(key, card) for key, (t, card) in self._left.items() if sighting.t - STOCK_LEFT_SECONDS <= t <= sighting.t]
-        left += [((seen.player, seen.slot), seen.previous.card) for seen in coming
-                 if isinstance(seen, StockSeen) and seen.t <= sighting.t + STOCK_AHEAD_SECONDS
-                 and seen.previous.card is not None and seen.reading.card != seen.previous.card]
+        left = self._departures(sighting, coming)
         gone = [(score, key) for key, score in fitting.items()
                 if any(key == slot and same_card(state.players[key[0]].stocks[key[1]].top, card) for slot, card in left)]
         return max(gone)[1] if gone else None
@@ -287,12 +292,8 @@ class Translator:
         laid += [(seen.t, seen.pile) for seen in coming if isinstance(seen, Arrival) and seen.player == sighting.player]
         if not any(pile != sighting.pile and abs(t - sighting.t) <= PASSING_SECONDS for t, pile in laid):
             return False
-        left = [key for key, (t, card) in self._left.items()
-                if sighting.t - STOCK_LEFT_SECONDS <= t and same_card(card, sighting.card)]
-        left += [(seen.player, seen.slot) for seen in coming if isinstance(seen, StockSeen)
-                 and seen.t <= sighting.t + STOCK_AHEAD_SECONDS and seen.previous.card is not None
-                 and same_card(seen.previous.card, sighting.card) and seen.reading.card != seen.previous.card]
-        return not any(player == sighting.player for player, _ in left)
+        return not any(player == sighting.player and same_card(card, sighting.card)
+                       for (player, _), card in self._departures(sighting, coming))
 
     @staticmethod
     def _likely_owner(sighting: Arrival, candidates: list[str], state: EngineState) -> list[tuple[str, int]]:

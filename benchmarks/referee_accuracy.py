@@ -9,6 +9,8 @@ referee, and compares the log with the true one:
 - touch order: right on true `touch_order` pairs, split by gap (> 1 frame, 1/3-1 frame, closer);
 - touch-time error of found plays, in frame periods (median, 90th percentile);
 - stalls called within 0.5 s, false stalls; slaps right;
+- breaches (`violation` events: a sixth stock, a take-back, a play with the other hand) found, and called
+  where there were none;
 - speed: seconds of video refereed per second of processing (x real time), per-frame processing time;
 - ruling delay: frames from the touch frame to the frame whose processing issued the ruling.
 
@@ -132,6 +134,9 @@ def run_game(seed: int, fps: int, seconds: float, folder: pathlib.Path, models: 
                        for true, got in comparison.round_end_pairs],
         "slaps": [{"found": got is not None, "pile_right": got is not None and got["pile"] == true["pile"]}
                   for true, got in comparison.slap_pairs],
+        "violations": [{"kind": true["kind"], "player": true["player"], "found": got is not None}
+                       for true, got in comparison.violation_pairs],
+        "false_violations": [found_one["kind"] for found_one in comparison.false_violations],
         "speed_x_real_time": round(result.speed, 2), "frames": result.frames,
         "mean_frame_ms": round(1000 * stats.processing_seconds / max(stats.frames, 1), 2),
         "worst_frame_ms": round(stats.worst_frame_ms, 1),
@@ -169,6 +174,9 @@ def summarise(games: list[dict]) -> dict:
         "slaps": sum(len(g["slaps"]) for g in games),
         "round_ends_takes_right": share([r for g in games for r in g.get("round_ends", [])], "takes_right"),
         "round_ends": sum(len(g.get("round_ends", [])) for g in games),
+        "violations": sum(len(g["violations"]) for g in games),
+        "violations_found": sum(v["found"] for g in games for v in g["violations"]),
+        "false_violations": sum(len(g["false_violations"]) for g in games),
         "speed_x_real_time_30fps": statistics.mean([g["speed_x_real_time"] for g in games if g["fps"] == 30] or [0]),
         "mean_frame_ms": statistics.mean([g["mean_frame_ms"] for g in games]),
     }

@@ -80,6 +80,8 @@ class Visit:
     card_seen: bool = False
     #: (frame, t, bool mask in the place's padded crop) of the card seen in the hand, the last few frames
     cards: list[tuple[int, float, np.ndarray]] = field(default_factory=list)
+    #: where the arm came from in the first frames of contact (`arms.arm_offset`, mm from the seat)
+    arms: list[float] = field(default_factory=list)
 
 
 @dataclass(frozen=True)

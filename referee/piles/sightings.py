@@ -27,6 +27,8 @@ class Arrival:
     alternatives: tuple[tuple[Card, float], ...] = ()
     #: laid with a card of the other player on the other pile at the same moment (spits look like this)
     together: bool = False
+    #: where the laying arm came from (mm from the player's seat, see `arms.arm_offset`); None: not seen
+    arm: float | None = None
 
 
 @dataclass(frozen=True)

@@ -21,6 +21,7 @@ import cv2
 import numpy as np
 
 from referee.capture.frames import Frame
+from referee.piles.arms import arm_offset
 from referee.piles.background import BackgroundModel
 from referee.piles.bare_table import BareStrips
 from referee.piles.both_piles import HeldPiles
@@ -60,6 +61,10 @@ READ_RETRIES = 3
 LOOK_AGAIN_BELOW = 0.6
 #: Frames between tries at fitting the layout while hands are over places that would move.
 FIT_EVERY = 5
+#: Where a hand's arm comes from is measured in its first ARM_FRAMES frames within ARM_NEAR_MM of a
+#: spit pile (its card touching or about to), while its arm still reaches back to its edge.
+ARM_FRAMES = 3
+ARM_NEAR_MM = 10.0
 #: the two spit piles, left (0) and right (1)
 SPIT_PILES = (Place("spit_pile", 0), Place("spit_pile", 1))
 
@@ -184,6 +189,7 @@ class TableTracker:
                     visit.snapshot = crop
             if change is not None:
                 changes.append((place, change))
+        self._measure_arms(frame, masks)
         self.background.update(view, foreground, _arms(masks), moving)
         for place, change in changes:
             rows, cols = place_slices(self.places[place])
@@ -221,6 +227,22 @@ class TableTracker:
         sightings.extend(self._table_state(frame))
         sightings.extend(self._quiet_table(frame))
         return sightings
+
+    def _measure_arms(self, frame: Frame, masks) -> None:
+        """Where the arm of each hand at a spit pile comes from (`arms.arm_offset`), in its first frames
+        there: which of the player's hands laid a card."""
+        for place in SPIT_PILES:
+            tracker = self.places[place]
+            for player, visit in tracker.visits.items():
+                if len(visit.arms) >= ARM_FRAMES or not visit.samples:
+                    continue
+                at, _, distance = visit.samples[-1]
+                if at != frame.index or distance > ARM_NEAR_MM:
+                    continue
+                offset = arm_offset(masks.owned[player], player, (tracker.rows, tracker.cols),
+                                    self.layout.stock_centre(player, 2)[0], self.view.px_per_mm)
+                if offset is not None:
+                    visit.arms.append(offset)
 
     def finish(self) -> list[Sighting]:
         """The video has ended: a spit pile still waiting to settle, or to be read again, is judged on the
@@ -370,14 +392,15 @@ class TableTracker:
                 # on a bare place the card touches nothing until it lies there: timed where it came to rest
                 when = (self.places[place].arrival_at_rest(visit, change.footprint, self.period) if previous.empty else None) or visit.touch
                 top = Arrival(when.t, when.frame, place.index, visit.player, reading.card,
-                              when.error, reading.confidence, reading.alternatives, together=owner_player is not None)
+                              when.error, reading.confidence, reading.alternatives, together=owner_player is not None,
+                              arm=_arm_offset(visit))
                 continue
             # covered by a later card: the card is the one that left this player's stock
             card, confidence = self._snapshot_card(visit)
             if card == reading.card:  # its snapshot shows the top laid by the other hand: only its stock can tell
                 card, confidence = None, 0.0
             self.covered.cover(Arrival(visit.touch.t, visit.touch.frame, place.index, visit.player, card,
-                                       visit.touch.error, confidence * 0.5), frame.t)
+                                       visit.touch.error, confidence * 0.5, arm=_arm_offset(visit)), frame.t)
         return self.covered.top_laid(top)
 
     def _snapshot_card(self, visit: Visit):
@@ -426,3 +449,7 @@ def card_coloured(view: np.ndarray) -> np.ndarray:
     hsv = cv2.cvtColor(view, cv2.COLOR_BGR2HSV)
     return cv2.inRange(hsv, (0, 0, CARD_MIN_VALUE), (180, CARD_MAX_SATURATION, 255)) // 255
 
+
+def _arm_offset(visit: Visit) -> float | None:
+    """Where the hand's arm came from as it reached the pile: the middle of its first measures."""
+    return float(np.median(visit.arms)) if visit.arms else None

@@ -18,6 +18,7 @@ from typing import Sequence
 from referee.piles.covered import PASSING_SECONDS
 from referee.piles.reading import Reading
 from referee.piles.sightings import Arrival, LayoutRead, PileTouched, Sighting, StockSeen, TableCleared, TableQuiet
+from referee.pipeline.one_hand import OneHand
 from referee.rules.cards import Card
 from referee.rules.observations import (
     CardLanded, CardTakenBack, LayoutSeen, RoundLaidOut, Slap, SixthStock, SpitTurned, StockMoved, StockSeenEmpty,
@@ -63,6 +64,8 @@ class Translator:
         self._reread: dict[tuple[str, int], tuple[float, Card]] = {}
         # cards seen landing, (t, player, pile), the last few
         self._laid: list[tuple[float, str | None, int]] = []
+        # which hand each player plays with
+        self.one_hand = OneHand()
 
     def translate(self, sighting: Sighting, state: EngineState,
                   coming: Sequence[Sighting] = ()) -> tuple[list[object], str | None]:
@@ -144,6 +147,12 @@ class Translator:
     def _arrival(self, sighting: Arrival, state: EngineState, coming: Sequence[Sighting] = ()):
         observations, note = self._arrival_observations(sighting, state, coming)
         self._laid = self._laid[-7:] + [(sighting.t, sighting.player, sighting.pile)]
+        played = [obs for obs in observations if isinstance(obs, CardLanded) and obs.player == sighting.player]
+        if played and state.phase is GamePhase.PLAYING:
+            # the arm seen is the player's who played (a card credited to the other player says nothing)
+            breach = self.one_hand.judge(sighting.t, sighting.player, sighting.arm, frame=sighting.frame)
+            if breach is not None:
+                observations = [breach] + observations
         for observation in observations:
             if isinstance(observation, (CardLanded, SpitTurned)):
                 self._under[sighting.pile].append(state.pile_tops[sighting.pile])

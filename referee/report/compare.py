@@ -16,6 +16,8 @@ MATCH_SECONDS = 0.25
 #: a stall is due within half a second of the moment no card could move: a called stall that late
 #: still counts as that stall (a later one is a false stall, and the true one missed)
 STALL_SECONDS = 0.5
+#: a breach called this close (s) to the true one, by the same player and of the same kind, is that breach
+VIOLATION_SECONDS = 0.5
 CARD_EVENTS = (EventType.PLAY, EventType.SPIT)
 
 
@@ -29,6 +31,8 @@ class Comparison:
     false_stalls: list[Event] = field(default_factory=list)
     slap_pairs: list[tuple[Event, Event | None]] = field(default_factory=list)
     round_end_pairs: list[tuple[Event, Event | None]] = field(default_factory=list)
+    violation_pairs: list[tuple[Event, Event | None]] = field(default_factory=list)
+    false_violations: list[Event] = field(default_factory=list)
 
     @property
     def recall(self) -> float:
@@ -93,6 +97,12 @@ def compare(truth: list[Event], found: list[Event], *, t_from: float = 0.0) -> C
     pairs, missed, extra = _match(true_stalls, found_stalls, lambda event: None, STALL_SECONDS)
     result.stall_pairs = pairs + [(event, None) for event in missed]
     result.false_stalls = extra
+    true_breaches = [event for event in truth if event.type is EventType.VIOLATION]
+    found_breaches = [event for event in found if event.type is EventType.VIOLATION and event.t >= t_from]
+    pairs, missed, extra = _match(true_breaches, found_breaches, lambda event: (event.get("player"), event.get("kind")),
+                                  VIOLATION_SECONDS)
+    result.violation_pairs = pairs + [(event, None) for event in missed]
+    result.false_violations = extra
     for kind, target in ((EventType.SLAP, "slap_pairs"), (EventType.ROUND_END, "round_end_pairs")):
         true_events = [event for event in truth if event.type is kind]
         found_events = [event for event in found if event.type is kind]

@@ -1,0 +1,73 @@
+"""A player's second hand: `python -m benchmarks.one_hand [--keep DIR] [--models DIR]`.
+
+The rules allow one hand per player. The simulator makes a play with the other hand at `two_hands_rate`
+(0.4 % of plays by default: one in the whole 8-game suite of `referee_accuracy`), so these games are
+simulated with TWO_HANDS_RATE instead, rendered (their own seeds, decks, cameras and frame rates) and
+refereed, and the `two_hands` breaches the referee calls are compared with the true ones (same player,
+within 0.5 s). Calls where there was none are counted here and, on ordinary games, by
+`referee_accuracy` (`false_violations`). The card rulings are scored as in `referee_accuracy`.
+Results go to stdout and to benchmarks/results/one_hand.json.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import pathlib
+import sys
+import tempfile
+from dataclasses import replace
+
+from benchmarks.referee_accuracy import run_game, summarise
+
+#: (seed, fps, seconds): games never used while building the arm measure
+GAMES = [(81, 30, 24.0), (82, 60, 14.0), (83, 30, 24.0), (84, 30, 24.0), (85, 30, 24.0), (86, 60, 14.0)]
+#: share of plays made with the other hand in these games
+TWO_HANDS_RATE = 0.12
+
+
+def render(folder: pathlib.Path, seed: int, fps: int, seconds: float) -> None:
+    """The game of `seed` with TWO_HANDS_RATE, rendered into `folder` unless it is there already."""
+    done = folder / "render.json"
+    if done.exists():
+        return
+    from referee.sim.config import SimConfig
+    from referee.sim.game import simulate_game
+    from referee.synth.render import render_game
+
+    folder.mkdir(parents=True, exist_ok=True)
+    script = simulate_game(seed, config=replace(SimConfig(), two_hands_rate=TWO_HANDS_RATE))
+    design = render_game(script, folder, fps=fps, size="720p", seconds=seconds, seed=seed).design
+    done.write_text(json.dumps({"design": design, "two_hands_rate": TWO_HANDS_RATE}))
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--models", help="recognition models folder; default: the shipped models/")
+    parser.add_argument("--keep", type=pathlib.Path, default=None, help="keep the rendered games here and reuse them")
+    parser.add_argument("--out", type=pathlib.Path, default=pathlib.Path(__file__).parent / "results" / "one_hand.json")
+    args = parser.parse_args()
+    games = []
+    for seed, fps, seconds in GAMES:
+        with tempfile.TemporaryDirectory() as scratch:
+            folder = args.keep / f"seed{seed}_{fps}fps_{seconds:g}s" if args.keep is not None else pathlib.Path(scratch)
+            render(folder, seed, fps, seconds)
+            game = run_game(seed, fps, seconds, folder, args.models, use_labels=False)
+        breaches = [v for v in game["violations"] if v["kind"] == "two_hands"]
+        game["two_hands"] = len(breaches)
+        game["two_hands_found"] = sum(v["found"] for v in breaches)
+        game["two_hands_false"] = sum(1 for kind in game["false_violations"] if kind == "two_hands")
+        games.append(game)
+        print(json.dumps({k: game[k] for k in ("seed", "fps", "design", "true_card_events", "found", "extra", "all_right",
+                                                "two_hands", "two_hands_found", "two_hands_false", "false_violations")}),
+              flush=True)
+    summary = summarise(games)
+    summary.update({key: sum(g[key] for g in games) for key in ("two_hands", "two_hands_found", "two_hands_false")})
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    args.out.write_text(json.dumps({"summary": summary, "games": games}, indent=1))
+    print(json.dumps(summary, indent=1))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

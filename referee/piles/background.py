@@ -87,9 +87,7 @@ class BackgroundModel:
 
     def foreground(self, view: np.ndarray) -> np.ndarray:
         """Mask (uint8 0/1) of what differs from the still table in this view (a `steady` one)."""
-        difference = cv2.absdiff(view, cv2.convertScaleAbs(self.model))
-        blue, green, red = cv2.split(difference)
-        largest = cv2.max(cv2.max(blue, green), red)
+        largest = _largest_channel(cv2.absdiff(view, cv2.convertScaleAbs(self.model)))
         _, mask = cv2.threshold(largest, self.threshold, 1, cv2.THRESH_BINARY)
         mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, self._kernel)
         return cv2.morphologyEx(mask, cv2.MORPH_CLOSE, self._bridge)
@@ -98,8 +96,7 @@ class BackgroundModel:
         """Mask (uint8 0/1) of what changed since the last view given to `update`; None before it."""
         if self._previous is None:
             return None
-        blue, green, red = cv2.split(cv2.absdiff(view, self._previous))
-        return (cv2.max(cv2.max(blue, green), red) > STILL_PIXEL).view(np.uint8)
+        return (_largest_channel(cv2.absdiff(view, self._previous)) > STILL_PIXEL).view(np.uint8)
 
     def update(self, view: np.ndarray, foreground: np.ndarray, hands: np.ndarray | None = None,
                moving: np.ndarray | None = None) -> None:
@@ -126,6 +123,18 @@ class BackgroundModel:
     def absorb(self, view: np.ndarray, rows: slice, cols: slice) -> None:
         """Take a settled region into the model at once."""
         self.model[rows, cols] = view[rows, cols]
+
+
+#: the largest of a pixel's three channels, as a 1x3 dilation of its row of channels read at the middle one
+_THREE = np.ones((1, 3), np.uint8)
+
+
+def _largest_channel(image: np.ndarray) -> np.ndarray:
+    """Per pixel, its largest channel (uint8 H x W) of a 3-channel uint8 image: cv2.split and two
+    cv2.max calls cost three times as long on the tracking view."""
+    height, width = image.shape[:2]
+    spread = cv2.dilate(np.ascontiguousarray(image).reshape(height, width * 3), _THREE, borderType=cv2.BORDER_REPLICATE)
+    return np.ascontiguousarray(spread[:, 1::3])
 
 
 def _moving_blobs(hands: np.ndarray, moving: np.ndarray) -> np.ndarray:

@@ -92,7 +92,12 @@ class HandTracker:
             else:
                 kinds[label] = 1 if in_a else 2 if in_b else followed.get(label, 3)
         # each pixel's kind by its label: a table look-up where labels fit a byte, three times faster
-        blobs = cv2.LUT(labels.astype(np.uint8), np.pad(kinds, (0, 256 - count))) if count <= 256 else kinds[labels]
+        if count <= 256:
+            table = np.zeros(256, np.uint8)
+            table[:count] = kinds
+            blobs = cv2.LUT(labels.astype(np.uint8), table)
+        else:
+            blobs = kinds[labels]
         owned = {"A": (blobs == 1).view(np.uint8), "B": (blobs == 2).view(np.uint8)}
         loose = (blobs == 3).view(np.uint8)
         for label in merged:

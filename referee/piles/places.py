@@ -228,7 +228,7 @@ class PlaceTracker:
             self._previous_crop = crop.copy()
             return None
         if self._previous_crop is not None:
-            motion = float(cv2.absdiff(crop, self._previous_crop).mean())
+            motion = cv2.norm(crop, self._previous_crop, cv2.NORM_L1) / crop.size  # the mean change, without numpy's overhead
             self._calm += CALM_MEMORY * (min(motion, CALM_CAP) - self._calm)
             still = max(STILL_LEVEL, CALM_FACTOR * self._calm)
             self._still_frames = self._still_frames + 1 if motion < still else 0

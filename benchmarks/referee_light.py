@@ -53,6 +53,12 @@ def relight(image: np.ndarray, light: str, t: float) -> np.ndarray:
 
 def relit_copy(game: pathlib.Path, folder: pathlib.Path, light: str) -> pathlib.Path:
     """The rendered game in `game` relit into `folder` (video re-encoded; truth, labels, calibration copied)."""
+    return changed_copy(game, folder, lambda image, t: relight(image, light, t))
+
+
+def changed_copy(game: pathlib.Path, folder: pathlib.Path, change) -> pathlib.Path:
+    """The rendered game in `game` with each frame passed through `change(image, t)`, into `folder`
+    (video re-encoded; truth, labels, calibration copied)."""
     import cv2
 
     folder.mkdir(parents=True, exist_ok=True)
@@ -68,7 +74,7 @@ def relit_copy(game: pathlib.Path, folder: pathlib.Path, light: str) -> pathlib.
         if writer is None:
             writer = cv2.VideoWriter(str(folder / "video.mp4"), cv2.VideoWriter_fourcc(*"mp4v"), fps,
                                      (image.shape[1], image.shape[0]))
-        writer.write(relight(image, light, index / fps))
+        writer.write(change(image, index / fps))
         index += 1
     capture.release()
     if writer is not None:

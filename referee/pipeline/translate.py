@@ -193,7 +193,8 @@ class Translator:
         card = sighting.card
         top = state.pile_tops[sighting.pile]
         # of the stock tops the reading could be, the one seen leaving its stock names the card
-        shown = self._seen_leaving(sighting, state, coming) if state.phase is GamePhase.PLAYING else None
+        shown = (self._seen_leaving(sighting, state, coming) or self._the_one_that_left(sighting, state, coming)
+                 if state.phase is GamePhase.PLAYING else None)
         if shown is None and self._arm_passing(sighting, state, coming):
             return [], (f"{card} read unsurely on spit pile {sighting.pile} at t={sighting.t:.3f}s as {sighting.player}'s hand "
                         f"laid a card on spit pile {1 - sighting.pile}, and no stock was seen losing it: taken for the arm "
@@ -324,6 +325,21 @@ class Translator:
         gone = [(score, key) for key, score in fitting.items()
                 if any(key == slot and same_card(state.players[key[0]].stocks[key[1]].top, card) for slot, card in left)]
         return max(gone)[1] if gone else None
+
+    def _the_one_that_left(self, sighting: Arrival, state: EngineState, coming: Sequence[Sighting]) -> tuple[str, int] | None:
+        """A card read unsurely (under PASSING_BELOW) as none of its player's stock tops (a blurred 4
+        read as a 2) is the one top of theirs seen leaving its stock around its landing and not yet
+        played: their stock says which card their hand took. None when the reading fits a top, or when
+        none or several of their stocks lost a top."""
+        if sighting.player is None or sighting.card is None or sighting.confidence >= PASSING_BELOW:
+            return None
+        if any(player == sighting.player for player, _ in self._fitting(sighting, state)):
+            return None
+        stocks = state.players[sighting.player].stocks
+        left = {key for key, card in self._departures(sighting, coming)
+                if key[0] == sighting.player and key[1] < len(stocks) and stocks[key[1]].top is not None
+                and same_card(stocks[key[1]].top, card)}
+        return next(iter(left)) if len(left) == 1 else None
 
     def _arm_passing(self, sighting: Arrival, state: EngineState, coming: Sequence[Sighting]) -> bool:
         """The card, read under PASSING_BELOW, landed as the same hand laid a card on the other pile

@@ -141,3 +141,25 @@ def test_a_card_read_unsurely_under_an_arm_on_its_way_to_the_other_pile_is_no_pl
     if ace_left:
         sightings.append(StockSeen(1.35, 40, "A", 2, BACK, card("AC"), True))
     assert plays(referee_with_hindsight(sightings)) == expected
+
+
+#: A 4H blurred on landing, read as a two; nothing on A's stocks is a two
+BLURRED_FOUR = dict(a="4H 9S AC KD 7S", b="JD KC 5D 4H 3C")
+
+
+def blurred_four(t=1.0):
+    return Arrival(t, int(t * 30), 1, "A", Card.parse("2?"), 0.01, confidence=0.39,
+                   alternatives=((Card.parse("2H"), 0.18), (Card.parse("2D"), 0.13), (Card.parse("4D"), 0.04)))
+
+
+@pytest.mark.parametrize("stocks_seen, expected", [
+    ([("A", 0, "4H")], [("A", 1, "4H", "5C", True)]),                  # A's 4H left its stock: it was the 4H
+    ([], []),                                                           # nothing left A's stocks: not ruled a play
+    ([("A", 0, "4H"), ("A", 1, "9S")], []),                             # two left: which one is not known
+    ([("B", 3, "4H")], []),                                             # the other player's stock says nothing
+], ids=["one_left", "none_left", "two_left", "other_player"])
+def test_a_card_read_as_none_of_its_players_tops_is_the_one_seen_leaving_their_stock(stocks_seen, expected):
+    opening = layout_read((card("8D"), card("5C")), **BLURRED_FOUR)
+    seen = [StockSeen(1.2, 36, player, slot, BACK, card(name), True) for player, slot, name in stocks_seen]
+    played = [play for play in plays(referee_with_hindsight([opening, blurred_four()] + seen)) if play[2] != "2?"]
+    assert played == expected

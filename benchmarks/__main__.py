@@ -24,6 +24,7 @@ ORDER = (
     "pile_tops",
     "referee_accuracy",
     "referee_light",
+    "referee_camera",
     "one_hand",
 )
 

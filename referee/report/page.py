@@ -11,6 +11,17 @@ import numpy as np
 from referee.errors import InputFileError
 from referee.rules.events import Event, EventType
 
+#: what each breach means, in words for the players
+BREACHES = {
+    "two_hands": "played with the other hand",
+    "two_cards": "moved two cards at once",
+    "sixth_stock": "laid out a sixth stock pile",
+    "take_back": "took a played card back",
+    "pile_not_in_use": "played on a spit pile not in use",
+    "play_after_round_end": "played after the round had ended",
+    "early_slap": "slapped before the round had ended",
+    "spit_without_stall": "spat with a play still possible",
+}
 ROWS = ("spit", "play", "touch_order", "stall", "slap", "round_end", "violation", "game_end", "notice")
 PLAYER_BGR = {"A": (40, 40, 230), "B": (230, 120, 30), None: (90, 90, 90)}
 
@@ -31,7 +42,8 @@ def describe(event: Event) -> str:
     if kind == "round_end":
         return f"round ends ({d['reason']}); takes {dict(d['takes'])}"
     if kind == "violation":
-        return f"{d['player']}: {d['kind']}"
+        said = BREACHES.get(d["kind"])
+        return f"{d['player']} {said} ({d['kind']})" if said else f"{d['player']}: {d['kind']}"
     if kind == "game_end":
         return f"game over: {d['winner']} wins"
     if kind == "notice":

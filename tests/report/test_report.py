@@ -57,3 +57,10 @@ def test_the_timeline_and_the_page_are_written(tmp_path):
 def test_describe_touch_order():
     event = Event(EventType.TOUCH_ORDER, 2.0, 60, {"pile": 1, "first": "B", "gap_ms": 40.0, "too_close": False})
     assert describe(event) == "pile 1: B touched first by 40.0 ms"
+
+
+def test_describe_a_breach_in_words_with_its_kind():
+    event = Event(EventType.VIOLATION, 4.95, 149, {"player": "A", "kind": "two_hands"})
+    assert describe(event) == "A played with the other hand (two_hands)"
+    unknown = Event(EventType.VIOLATION, 5.0, 150, {"player": "B", "kind": "something_new"})
+    assert describe(unknown) == "B: something_new"

@@ -329,16 +329,21 @@ class Translator:
     def _the_one_that_left(self, sighting: Arrival, state: EngineState, coming: Sequence[Sighting]) -> tuple[str, int] | None:
         """A card read unsurely (under PASSING_BELOW) as none of its player's stock tops (a blurred 4
         read as a 2) is the one top of theirs seen leaving its stock around its landing and not yet
-        played: their stock says which card their hand took. None when the reading fits a top, or when
-        none or several of their stocks lost a top."""
+        played: their stock says which card their hand took. None when the reading fits a top or names
+        the card on the pile's top (read again as a hand passed), or when none or several of their stocks
+        lost a top that no card landing later is read as."""
         if sighting.player is None or sighting.card is None or sighting.confidence >= PASSING_BELOW:
             return None
+        top = state.pile_tops[sighting.pile]
+        if top is not None and same_card(top, sighting.card):
+            return None  # the card on top read again (a hand passing over it)
         if any(player == sighting.player for player, _ in self._fitting(sighting, state)):
             return None
         stocks = state.players[sighting.player].stocks
+        named_later = [seen.card for seen in coming if isinstance(seen, Arrival) and seen.card is not None]
         left = {key for key, card in self._departures(sighting, coming)
                 if key[0] == sighting.player and key[1] < len(stocks) and stocks[key[1]].top is not None
-                and same_card(stocks[key[1]].top, card)}
+                and same_card(stocks[key[1]].top, card) and not any(same_card(card, later) for later in named_later)}
         return next(iter(left)) if len(left) == 1 else None
 
     def _arm_passing(self, sighting: Arrival, state: EngineState, coming: Sequence[Sighting]) -> bool:

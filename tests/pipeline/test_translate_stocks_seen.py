@@ -163,3 +163,11 @@ def test_a_card_read_as_none_of_its_players_tops_is_the_one_seen_leaving_their_s
     seen = [StockSeen(1.2, 36, player, slot, BACK, card(name), True) for player, slot, name in stocks_seen]
     played = [play for play in plays(referee_with_hindsight([opening, blurred_four()] + seen)) if play[2] != "2?"]
     assert played == expected
+
+
+def test_a_stock_top_seen_leaving_is_not_taken_for_a_card_it_lands_as_later():
+    # the unsure card on pile 1 is not A's 4H: the 4H is read surely landing on pile 0 just after
+    opening = layout_read((card("5S"), card("5C")), **BLURRED_FOUR)
+    four_lands = Arrival(1.1, 33, 0, "A", Card.parse("4H"), 0.01, confidence=0.95, alternatives=((Card.parse("4H"), 0.95),))
+    sightings = [opening, blurred_four(), four_lands, StockSeen(1.2, 36, "A", 0, BACK, card("4H"), True)]
+    assert [play for play in plays(referee_with_hindsight(sightings)) if play[2] != "2?"] == [("A", 0, "4H", "5S", True)]

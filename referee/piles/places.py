@@ -46,6 +46,10 @@ FRONT_MM = 60.0
 #: A change whose outline fills at least this share of a card, and is no bigger than a card, is taken
 #: as the new top card itself (not the card-coloured patch around it, which takes in the pile beneath).
 WHOLE_CARD_SHARE = 0.85
+#: What a place shows when first seen is a card only if its card-coloured patch is at least this share
+#: of a card (a pale spot of table, under a lamp, had made a bare spit pile's outline a 20 mm sliver, and
+#: the card laid beside it touched nothing).
+FIRST_CARD_SHARE = 0.5
 #: A footprint within this share of a card's width and length is one card's outline (`card_corners_mm`).
 CARD_SIZE_SLACK = 0.15
 #: A card laid on a bare place (`arrival_at_rest`) has arrived once its leading edge is within this of
@@ -245,9 +249,14 @@ class PlaceTracker:
         changed = True
         footprint = self.footprint
         if self.settled_crop is None and cardlike is not None:
-            footprint = self._top_card_outline(_inside(self.inner, crop.shape[:2]), cardlike)
+            zone = _inside(self.inner, crop.shape[:2])
+            footprint = self._top_card_outline(zone, cardlike)
             if not footprint[self.inner].any() or footprint.all():
                 footprint = self.footprint
+            elif np.count_nonzero(footprint) < FIRST_CARD_SHARE * np.count_nonzero(self.nominal):
+                # pale table (a lamp's bright spot) is no card: a bare place is watched whole, as on a
+                # table with no pale patch there
+                footprint = zone
         if self.settled_crop is not None:
             difference = np.zeros(crop.shape[:2], bool)
             inner_now, inner_before = crop[self.inner], self.settled_crop[self.inner]

@@ -158,3 +158,21 @@ def test_on_a_steady_camera_a_card_still_sliding_is_not_still():
         draw_card(moved, (120 + (frame - 40), 150), 0.0, (20, 20, 20))
         tracker.read_again()
         assert tracker.step(moved, nobody, frame, frame / 30, 1 / 30, None, card_paper(moved)) is None
+
+
+@pytest.mark.parametrize("patch_mm, is_card", [((20, 8), False), ((63, 88), True)])
+def test_a_pale_spot_of_table_on_a_bare_place_is_no_card(patch_mm, is_card):
+    # a lamp's bright spot on the table within the place's zone, when the place is first seen
+    zone = RectMM.around((150, 150), 110, 130)
+    tracker = PlaceTracker(("spit_pile", None, 0), zone, PX_PER_MM, VIEW, nominal_card=RectMM.around((150, 150), 63, 88))
+    view = np.full(VIEW + (3,), TABLE_GREY, np.uint8)
+    (w, h) = patch_mm
+    cv2.rectangle(view, (int(150 - w / 2), int(110 - h / 2)), (int(150 + w / 2), int(110 + h / 2)), (235, 235, 235), -1)
+    changes = settle(tracker, view, 0)
+    assert len(changes) == 1
+    area = np.count_nonzero(changes[0].footprint)
+    card = CARD_WIDTH_MM * CARD_HEIGHT_MM * PX_PER_MM ** 2
+    if is_card:
+        assert abs(area / card - 1) < 0.15
+    else:
+        assert area >= 110 * 130 * PX_PER_MM ** 2 * 0.9  # the whole zone is watched, not the sliver

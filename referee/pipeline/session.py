@@ -18,7 +18,7 @@ from referee.capture.frames import Frame, Notice
 from referee.errors import ObservationError
 from referee.pipeline.board_link import Announcer, announce
 from referee.pipeline.translate import PASSING_SECONDS, STOCK_AHEAD_SECONDS, Translator
-from referee.piles.sightings import Arrival, StockSeen
+from referee.piles.sightings import Arrival, PileTouched, StockSeen
 from referee.piles.tracker import TableLook, TableTracker
 from referee.rules.cards import Card, can_play_on
 from referee.rules.engine import RulesEngine
@@ -149,7 +149,8 @@ class RefereeSession:
         if isinstance(item, Notice):
             return self._emit([Event(EventType.NOTICE, t, item.frame, {"message": item.message, "kind": item.kind})])
         # a card landing is named by what comes after it (its stock seen losing it, the hand's next card)
-        coming = [later for _, _, later in self._queue if isinstance(later, (StockSeen, Arrival))] if isinstance(item, Arrival) else ()
+        coming = ([later for _, _, later in self._queue if isinstance(later, (StockSeen, Arrival))]
+                  if isinstance(item, (Arrival, PileTouched)) else ())
         observations, note = self.translator.translate(item, self.engine.state, coming)
         events: list[Event] = []
         if note:

@@ -103,6 +103,8 @@ class Translator:
         """A card landing in play whose reading fits more than one stock top, or is unsure (PASSING_BELOW):
         its ruling should wait (STOCK_AHEAD_SECONDS) for the stocks to show which card left them, and for
         what the same hand did on the other pile."""
+        if isinstance(sighting, PileTouched):
+            return state.phase is GamePhase.PLAYING  # a card laid unseen is named by the stock it left
         return (isinstance(sighting, Arrival) and sighting.card is not None and state.phase is GamePhase.PLAYING
                 and (len(self._fitting(sighting, state)) > 1 or sighting.confidence < PASSING_BELOW))
 
@@ -115,6 +117,8 @@ class Translator:
         if isinstance(sighting, PileTouched):
             if state.phase is GamePhase.ROUND_OVER:
                 return [Slap(sighting.t, sighting.player, sighting.pile, frame=sighting.frame)], None
+            if state.phase is GamePhase.PLAYING:
+                return self._laid_unseen(sighting, state, coming)
             return [], None
         if isinstance(sighting, StockSeen):
             return self._stock(sighting, state)
@@ -307,7 +311,7 @@ class Translator:
                     fitting[(player, slot)] = max(score, sighting.confidence if named else 0.0)
         return fitting
 
-    def _departures(self, sighting: Arrival, coming: Sequence[Sighting]) -> list[tuple[tuple[str, int], Card]]:
+    def _departures(self, sighting: Arrival | PileTouched, coming: Sequence[Sighting]) -> list[tuple[tuple[str, int], Card]]:
         """Stock tops seen leaving their slot, ((player, slot), card), from STOCK_LEFT_SECONDS before the
         card landed to STOCK_AHEAD_SECONDS after (those after from the sightings still to be ruled)."""
         left = [(key, card) for key, (t, card) in self._left.items() if sighting.t - STOCK_LEFT_SECONDS <= t <= sighting.t]
@@ -345,6 +349,33 @@ class Translator:
                 if key[0] == sighting.player and key[1] < len(stocks) and stocks[key[1]].top is not None
                 and same_card(stocks[key[1]].top, card) and not any(same_card(card, later) for later in named_later)}
         return next(iter(left)) if len(left) == 1 else None
+
+    def _laid_unseen(self, sighting: PileTouched, state: EngineState, coming: Sequence[Sighting]):
+        """A hand touched a pile in play and the pile read as before: a card like the one on top laid
+        square on it (or read as it: a blurred `KD` taken for the `Q?` there) when exactly one of that
+        player's stock tops was seen leaving around the touch, and neither landed elsewhere nor turned up
+        in another of their slots, and the same hand laid no card within STOCK_AHEAD_SECONDS of the touch
+        (an arm reaching over this pile to the other)."""
+        player, stocks = sighting.player, state.players[sighting.player].stocks
+        laid = [t for t, who, _ in self._laid if who == player]
+        laid += [seen.t for seen in coming if isinstance(seen, Arrival) and seen.player == player]
+        if any(abs(t - sighting.t) <= STOCK_AHEAD_SECONDS for t in laid):
+            return [], None  # the same hand laid a card just before or after: it touched this pile passing
+        landed_later = [seen.card for seen in coming if isinstance(seen, Arrival) and seen.card is not None]
+        moved_later = [seen.reading.card for seen in coming
+                       if isinstance(seen, StockSeen) and seen.player == player and seen.reading.card is not None]
+        left = {(key, card) for key, card in self._departures(sighting, coming)
+                if key[0] == player and key[1] < len(stocks) and stocks[key[1]].top is not None
+                and same_card(stocks[key[1]].top, card)
+                and not any(same_card(card, other) for other in landed_later + moved_later)}
+        if len(left) != 1:
+            return [], None
+        ((_, slot), _), = left
+        card = stocks[slot].top
+        self._remember(player, slot)
+        return [CardLanded(sighting.t, player, sighting.pile, card, stock=slot, frame=sighting.frame)], (
+            f"{player}'s hand touched spit pile {sighting.pile} at t={sighting.t:.3f}s and the pile read as before, as "
+            f"{card} left {player}'s stock {slot}: {card} taken as laid there")
 
     def _arm_passing(self, sighting: Arrival, state: EngineState, coming: Sequence[Sighting]) -> bool:
         """The card, read under PASSING_BELOW, landed as the same hand laid a card on the other pile

@@ -6,7 +6,7 @@ import pytest
 
 from referee.capture.frames import Frame
 from referee.piles.reading import Reading
-from referee.piles.sightings import Arrival, StockSeen
+from referee.piles.sightings import Arrival, PileTouched, StockSeen
 from referee.pipeline.session import RefereeSession
 from referee.pipeline.translate import STOCK_AHEAD_SECONDS, Translator
 from referee.rules.cards import Card
@@ -171,3 +171,35 @@ def test_a_stock_top_seen_leaving_is_not_taken_for_a_card_it_lands_as_later():
     four_lands = Arrival(1.1, 33, 0, "A", Card.parse("4H"), 0.01, confidence=0.95, alternatives=((Card.parse("4H"), 0.95),))
     sightings = [opening, blurred_four(), four_lands, StockSeen(1.2, 36, "A", 0, BACK, card("4H"), True)]
     assert [play for play in plays(referee_with_hindsight(sightings)) if play[2] != "2?"] == [("A", 0, "4H", "5S", True)]
+
+
+def touched(t=1.0, pile=0, player="A"):
+    return PileTouched(t, int(t * 30), pile, player, 0.01)
+
+
+@pytest.mark.parametrize("extra, expected", [
+    # the pile read as before as A's hand touched it, and A's KD left its stock: the KD was laid there
+    ([StockSeen(1.2, 36, "A", 3, BACK, card("KD"), True)], [("A", 0, "KD", "QS", True)]),
+    # nothing left A's stocks: a touch, no play
+    ([], []),
+    # the KD turned up in A's empty slot (moved there): no play
+    ([StockSeen(1.2, 36, "A", 3, BACK, card("KD"), True), StockSeen(1.4, 42, "A", 4, card("KD"), Reading(None), True)], []),
+    # the same hand laid a card on the other pile just after: its arm passed over this one
+    ([Arrival(1.3, 39, 1, "A", Card.parse("KD"), 0.01, confidence=0.3, alternatives=((Card.parse("KD"), 0.3),)),
+      StockSeen(1.2, 36, "A", 3, BACK, card("KD"), True)], [("A", 1, "KD", "JH", False)]),
+], ids=["stock_left", "nothing_left", "moved", "laid_on_the_other_pile"])
+def test_a_pile_touched_and_read_as_before_is_named_by_the_stock_its_player_lost(extra, expected):
+    opening = layout_read((card("QS"), card("JH")), a="QD QC AC KD -", b="JD KC 5D 4H 3C")
+    sightings = sorted([opening, touched()] + extra, key=lambda sighting: sighting.t)
+    assert plays(referee_with_hindsight(sightings)) == expected
+
+
+def test_the_session_holds_a_pile_touched_in_play_until_the_stocks_are_seen_again():
+    opening = layout_read((card("QS"), card("JH")), a="QD QC AC KD -", b="JD KC 5D 4H 3C")
+    script = {0: [opening], 32: [touched(1.0)], 45: [StockSeen(1.3, 39, "A", 3, BACK, card("KD"), True)]}
+    session = RefereeSession(ScriptedTracker(script), RulesEngine(RulesConfig()), None)
+    image = np.zeros((4, 4, 3), np.uint8)
+    for index in range(90):
+        session.process(Frame(index, index / 30, image))
+    session.finish()
+    assert [(e["player"], str(e["card"])) for e in session.events if e.type.value == "play"] == [("A", "KD")]

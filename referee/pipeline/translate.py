@@ -273,8 +273,8 @@ class Translator:
 
     def _both_readings(self, sighting: Arrival, player: str, slot: int, top: Card) -> Card:
         """The card that left stock `slot` of `player` and landed. A stock top with a suit names it: read
-        while it lay still, it is surer than a glimpse of the card landing (on 26 games, letting the two
-        readings' joint belief override it changed 11 cards in 24 games and 4 clips, 10 for the worse: a `KC` made `KS`, a
+        while it lay still, it is surer than a glimpse of the card landing (letting the two readings' joint
+        belief override it changed 11 cards in 24 games and 4 clips, 10 for the worse: a `KC` made `KS`, a
         `QD` made `KD`). When neither reading named a suit (a court card of a deck the models never saw),
         the card gets the suit both believe in together, when that card holds at least SUIT_BY_BOTH of
         their joint belief; else the landing card stands as read (a suit it named included: filling in the

@@ -17,15 +17,12 @@ benchmarks/results/referee_camera.json.
 from __future__ import annotations
 
 import argparse
-import json
 import pathlib
 import sys
-import tempfile
 
 import numpy as np
 
-from benchmarks.referee_light import GAMES, QUICK_GAMES, _namer, changed_copy, referee_under
-from benchmarks.rendered import render_once
+from benchmarks.referee_light import referee_changed
 
 CAMERAS = ("plain", "noisy", "soft", "vignette", "blocky", "contrasty")
 
@@ -65,20 +62,7 @@ def main() -> int:
     parser.add_argument("--keep", type=pathlib.Path, default=None, help="keep the rendered game and its changed copies here")
     parser.add_argument("--out", type=pathlib.Path, default=pathlib.Path(__file__).parent / "results" / "referee_camera.json")
     args = parser.parse_args()
-    report = {"naming": "labels" if args.labels else "models", "games": []}
-    with tempfile.TemporaryDirectory() as scratch:
-        root = args.keep if args.keep is not None else pathlib.Path(scratch)
-        for seed, fps, seconds in (QUICK_GAMES if args.quick else GAMES):
-            game = root / f"seed{seed}_{fps}fps_{seconds:g}s"
-            design = render_once(game, seed, fps, seconds)
-            rows = {}
-            for camera in args.cameras.split(","):
-                folder = changed_copy(game, root / f"{game.name}_{camera}", lambda image, t: seen_by(image, camera, t))
-                rows[camera] = referee_under(folder, seconds, _namer(folder, args))
-                print(json.dumps({"seed": seed, "fps": fps, "camera": camera, **rows[camera]}), flush=True)
-            report["games"].append({"seed": seed, "fps": fps, "seconds": seconds, "design": design, "cameras": rows})
-    args.out.parent.mkdir(parents=True, exist_ok=True)
-    args.out.write_text(json.dumps(report, indent=1))
+    referee_changed(args, "camera", args.cameras.split(","), lambda camera, image, t: seen_by(image, camera, t))
     return 0
 
 

@@ -51,11 +51,6 @@ def relight(image: np.ndarray, light: str, t: float) -> np.ndarray:
     return np.clip(frame, 0, 255).astype(np.uint8)
 
 
-def relit_copy(game: pathlib.Path, folder: pathlib.Path, light: str) -> pathlib.Path:
-    """The rendered game in `game` relit into `folder` (video re-encoded; truth, labels, calibration copied)."""
-    return changed_copy(game, folder, lambda image, t: relight(image, light, t))
-
-
 def changed_copy(game: pathlib.Path, folder: pathlib.Path, change) -> pathlib.Path:
     """The rendered game in `game` with each frame passed through `change(image, t)`, into `folder`
     (video re-encoded; truth, labels, calibration copied)."""
@@ -110,14 +105,10 @@ def _namer(folder: pathlib.Path, args):
     return load_namer(args.models)
 
 
-def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--quick", action="store_true", help="the 30 fps game's first 8 seconds only")
-    parser.add_argument("--models", help="recognition models folder; default: the shipped models/")
-    parser.add_argument("--labels", action="store_true", help="name cards from the renderer's labels (no recognition)")
-    parser.add_argument("--keep", type=pathlib.Path, default=None, help="keep the rendered game and its relit copies here")
-    parser.add_argument("--out", type=pathlib.Path, default=pathlib.Path(__file__).parent / "results" / "referee_light.json")
-    args = parser.parse_args()
+def referee_changed(args, kind: str, names, change) -> dict:
+    """Each game (GAMES, or QUICK_GAMES with `args.quick`) rendered once, copied changed each way of
+    `names` (`change(name, image, t)` per frame) and refereed, a JSON line per copy: the report, keyed
+    by `kind` ("light", "camera")."""
     report = {"naming": "labels" if args.labels else "models", "games": []}
     with tempfile.TemporaryDirectory() as scratch:
         root = args.keep if args.keep is not None else pathlib.Path(scratch)
@@ -125,13 +116,24 @@ def main() -> int:
             game = root / f"seed{seed}_{fps}fps_{seconds:g}s"
             design = render_once(game, seed, fps, seconds)
             rows = {}
-            for light in LIGHTS:
-                folder = relit_copy(game, root / f"{game.name}_{light}", light)
-                rows[light] = referee_under(folder, seconds, _namer(folder, args))
-                print(json.dumps({"seed": seed, "fps": fps, "light": light, **rows[light]}), flush=True)
-            report["games"].append({"seed": seed, "fps": fps, "seconds": seconds, "design": design, "lights": rows})
+            for name in names:
+                folder = changed_copy(game, root / f"{game.name}_{name}", lambda image, t: change(name, image, t))
+                rows[name] = referee_under(folder, seconds, _namer(folder, args))
+                print(json.dumps({"seed": seed, "fps": fps, kind: name, **rows[name]}), flush=True)
+            report["games"].append({"seed": seed, "fps": fps, "seconds": seconds, "design": design, f"{kind}s": rows})
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text(json.dumps(report, indent=1))
+    return report
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--quick", action="store_true", help="the 30 fps game's first 8 seconds only")
+    parser.add_argument("--models", help="recognition models folder; default: the shipped models/")
+    parser.add_argument("--labels", action="store_true", help="name cards from the renderer's labels (no recognition)")
+    parser.add_argument("--keep", type=pathlib.Path, default=None, help="keep the rendered game and its relit copies here")
+    parser.add_argument("--out", type=pathlib.Path, default=pathlib.Path(__file__).parent / "results" / "referee_light.json")
+    referee_changed(parser.parse_args(), "light", LIGHTS, lambda light, image, t: relight(image, light, t))
     return 0
 
 

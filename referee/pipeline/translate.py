@@ -343,12 +343,22 @@ class Translator:
             return None  # the card on top read again (a hand passing over it)
         if any(player == sighting.player for player, _ in self._fitting(sighting, state)):
             return None
-        stocks = state.players[sighting.player].stocks
-        named_later = [seen.card for seen in coming if isinstance(seen, Arrival) and seen.card is not None]
-        left = {key for key, card in self._departures(sighting, coming)
-                if key[0] == sighting.player and key[1] < len(stocks) and stocks[key[1]].top is not None
-                and same_card(stocks[key[1]].top, card) and not any(same_card(card, later) for later in named_later)}
-        return next(iter(left)) if len(left) == 1 else None
+        left = self._unplayed_departures(sighting, sighting.player, state, coming)
+        return (sighting.player, left[0]) if len(left) == 1 else None
+
+    def _unplayed_departures(self, sighting: Arrival | PileTouched, player: str, state: EngineState,
+                             coming: Sequence[Sighting], *, nor_moved: bool = False) -> list[int]:
+        """The slots of `player` seen losing their top around `sighting` (`_departures`) whose card the
+        engine still has there (not yet played) and no card landing later is read as; `nor_moved`: nor
+        seen turning up in another of their slots."""
+        stocks = state.players[player].stocks
+        later = [seen.card for seen in coming if isinstance(seen, Arrival) and seen.card is not None]
+        if nor_moved:
+            later += [seen.reading.card for seen in coming
+                      if isinstance(seen, StockSeen) and seen.player == player and seen.reading.card is not None]
+        return sorted({slot for (who, slot), card in self._departures(sighting, coming)
+                       if who == player and slot < len(stocks) and stocks[slot].top is not None
+                       and same_card(stocks[slot].top, card) and not any(same_card(card, other) for other in later)})
 
     def _laid_unseen(self, sighting: PileTouched, state: EngineState, coming: Sequence[Sighting]):
         """A hand touched a pile in play and the pile read as before: a card like the one on top laid
@@ -361,16 +371,10 @@ class Translator:
         laid += [seen.t for seen in coming if isinstance(seen, Arrival) and seen.player == player]
         if any(abs(t - sighting.t) <= STOCK_AHEAD_SECONDS for t in laid):
             return [], None  # the same hand laid a card just before or after: it touched this pile passing
-        landed_later = [seen.card for seen in coming if isinstance(seen, Arrival) and seen.card is not None]
-        moved_later = [seen.reading.card for seen in coming
-                       if isinstance(seen, StockSeen) and seen.player == player and seen.reading.card is not None]
-        left = {(key, card) for key, card in self._departures(sighting, coming)
-                if key[0] == player and key[1] < len(stocks) and stocks[key[1]].top is not None
-                and same_card(stocks[key[1]].top, card)
-                and not any(same_card(card, other) for other in landed_later + moved_later)}
+        left = self._unplayed_departures(sighting, player, state, coming, nor_moved=True)
         if len(left) != 1:
             return [], None
-        ((_, slot), _), = left
+        slot = left[0]
         card = stocks[slot].top
         self._remember(player, slot)
         return [CardLanded(sighting.t, player, sighting.pile, card, stock=slot, frame=sighting.frame)], (

@@ -58,7 +58,8 @@ class RefereeSession:
         self._order = itertools.count()
         # touch times of cards landing whose ruling waits for the stocks to show which card left them
         self._waiting: list[float] = []
-        self._last_t = 0.0
+        self._last_t = 0.0  # the latest observation ruled (the engine takes them in order of t)
+        self._logged_t = 0.0  # the latest event written (the log is in order of t)
         self._period = tracker.period
         self.current_frame = -1
         #: (event frame, frame being processed when it was ruled) per event: how long rulings wait
@@ -153,8 +154,6 @@ class RefereeSession:
                   if isinstance(item, (Arrival, PileTouched)) else ())
         observations, note = self.translator.translate(item, self.engine.state, coming)
         events: list[Event] = []
-        if note:
-            events.append(Event(EventType.NOTICE, t, getattr(item, "frame", None), {"message": note}))
         for observation in observations:
             if observation.t < self._last_t:
                 observation = type(observation)(**{**_fields(observation), "t": self._last_t})
@@ -164,13 +163,18 @@ class RefereeSession:
                 events.append(Event(EventType.NOTICE, max(observation.t, self._last_t), observation.frame,
                                     {"message": f"ignored: {error}"}))
             self._last_t = max(self._last_t, observation.t)
+        if note:
+            # the note explains the rulings at its time; one dated earlier (a stall seen in hindsight) goes first
+            at = next((number for number, event in enumerate(events) if event.t >= t), len(events))
+            events.insert(at, Event(EventType.NOTICE, t, getattr(item, "frame", None), {"message": note}))
         return self._emit(events)
 
     def _emit(self, events: list[Event]) -> list[Event]:
         for event in events:
-            if event.t < self._last_t:
-                event = Event(event.type, self._last_t, event.frame, dict(event.details))
-            self._last_t = event.t
+            if event.t < self._logged_t:
+                event = Event(event.type, self._logged_t, event.frame, dict(event.details))
+            self._logged_t = event.t
+            self._last_t = max(self._last_t, event.t)
             if self.writer is not None:
                 self.writer.write(event)
             if self.board is not None:

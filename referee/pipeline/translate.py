@@ -16,6 +16,7 @@ from __future__ import annotations
 from typing import Sequence
 
 from referee.piles.covered import PASSING_SECONDS
+from referee.piles.owners import JOINT_SECONDS
 from referee.piles.reading import Reading
 from referee.piles.sightings import Arrival, LayoutRead, PileTouched, Sighting, StockSeen, TableCleared, TableQuiet
 from referee.pipeline.one_hand import OneHand
@@ -52,6 +53,9 @@ PASSING_BELOW = 0.5
 #: gave alone only when that card holds this share of what the two believe together (as a reading
 #: names a suit only above 0.6 given its rank).
 SUIT_BY_BOTH = 0.6
+#: Both players laying a card at once (within JOINT_SECONDS) after this long (s) with no card laid, and
+#: neither card's stock seen losing it, is the re-spit after a stall the referee did not see.
+LULL_SECONDS = 1.0
 
 
 class Translator:
@@ -72,6 +76,8 @@ class Translator:
         self.one_hand = OneHand()
         # the latest reading of each stock slot, with its doubts, (player, slot) -> Reading
         self._stock_readings: dict[tuple[str, int], Reading] = {}
+        # when a card was last seen landing or a stock seen changing
+        self._table_changed = 0.0
 
     def translate(self, sighting: Sighting, state: EngineState,
                   coming: Sequence[Sighting] = ()) -> tuple[list[object], str | None]:
@@ -83,6 +89,8 @@ class Translator:
         elif isinstance(sighting, StockSeen):
             self._stock_readings[(sighting.player, sighting.slot)] = sighting.reading
         observations, note = self._observations(sighting, state, coming)
+        if isinstance(sighting, (Arrival, StockSeen)):
+            self._table_changed = max(self._table_changed, sighting.t)
         if self._reread and not isinstance(sighting, LayoutRead):
             rereads = self._rereads(sighting, observations)
             observations = rereads + observations if isinstance(sighting, TableQuiet) else observations + rereads
@@ -106,7 +114,7 @@ class Translator:
         if isinstance(sighting, PileTouched):
             return state.phase is GamePhase.PLAYING  # a card laid unseen is named by the stock it left
         return (isinstance(sighting, Arrival) and sighting.card is not None and state.phase is GamePhase.PLAYING
-                and (len(self._fitting(sighting, state)) > 1 or sighting.confidence < PASSING_BELOW))
+                and (len(self._fitting(sighting, state)) > 1 or sighting.confidence < PASSING_BELOW or sighting.together))
 
     def _observations(self, sighting: Sighting, state: EngineState,
                       coming: Sequence[Sighting] = ()) -> tuple[list[object], str | None]:
@@ -236,7 +244,7 @@ class Translator:
             due = [player for player in PLAYERS if player in state.spits_due]
             spitter = sighting.player if sighting.player in due else (due[0] if due else None)
             if spitter is not None:
-                return [SpitTurned(sighting.t, spitter, sighting.pile, card, frame=sighting.frame)], None
+                return [self._spit(sighting, spitter, card, state)], None
         if not owners and sighting.player is not None:
             # the card is the other player's stock top: the hand seen was not the one that played it
             other = [(player, slot) for player in PLAYERS if player != sighting.player
@@ -246,11 +254,15 @@ class Translator:
                 owners = other
         if not owners and not spits_due:
             owners = self._likely_owner(sighting, candidates, state) or _one_of_its_rank(card, candidates, state)
+        if owners and shown is None and self._spits_after_unseen_stall(sighting, state, coming):
+            return [self._spit(sighting, sighting.player, card, state)], (
+                f"both players laid a card at once at t={sighting.t:.3f}s after {LULL_SECONDS:g} s with none laid, and "
+                f"no stock was seen losing {card}: taken for the spits after a stall, not plays")
         if (not owners and sighting.together and sighting.player is not None and state.phase is GamePhase.PLAYING
                 and state.players[sighting.player].spit_count > 0):
             # both players laid a card from their hands at once, neither a stock top: a re-spit after a stall
             # the referee did not see (the engine, camera-tolerant, rules the stall it implies)
-            return [SpitTurned(sighting.t, sighting.player, sighting.pile, card, frame=sighting.frame)], None
+            return [self._spit(sighting, sighting.player, card, state)], None
         if owners:
             player, slot = owners[0]
             self._remember(player, slot)
@@ -293,6 +305,36 @@ class Translator:
         best = max(joint, key=joint.get)
         sure = best.rank == top.rank and joint[best] >= SUIT_BY_BOTH * sum(joint.values())
         return best if sure else sighting.card
+
+    def _spit(self, sighting: Arrival, player: str, card: Card, state: EngineState) -> SpitTurned:
+        """The card landing is `player`'s spit; one seen while play seemed open carries when the table last
+        changed before it, when the stall it implies came."""
+        since = min(self._table_changed, sighting.t) if state.phase is GamePhase.PLAYING else None
+        card = _not_on_the_table(card, sighting.alternatives, state)
+        return SpitTurned(sighting.t, player, sighting.pile, card, stalled_since=since, frame=sighting.frame)
+
+    def _spits_after_unseen_stall(self, sighting: Arrival, state: EngineState, coming: Sequence[Sighting]) -> bool:
+        """Both players laid a card at once (the other on the other pile, within JOINT_SECONDS), after
+        LULL_SECONDS with no card laid, both still hold spit cards, and neither card's stock (any of its
+        player's stock tops the reading fits) was seen losing it: the re-spit after a stall the referee
+        did not see, because a stock card was misread as one that could be played (a blurred king read
+        as a queen). Plays made at once after a lull show their stocks losing them (on 34 rendered runs the
+        one such pair did; of all plays, a fifth had no stock seen losing them within STOCK_AHEAD_SECONDS,
+        hence both cards, and the lull)."""
+        if not sighting.together or sighting.player is None or state.phase is not GamePhase.PLAYING:
+            return False
+        partner = next((seen for seen in coming if isinstance(seen, Arrival) and seen.together and seen.pile != sighting.pile
+                        and seen.player not in (None, sighting.player) and seen.t - sighting.t <= JOINT_SECONDS), None)
+        if partner is None or any(state.players[player].spit_count == 0 for player in PLAYERS):
+            return False
+        if any(t > sighting.t - LULL_SECONDS for t, _, _ in self._laid):
+            return False
+        for arrival in (sighting, partner):
+            fitting = {key for key in self._fitting(arrival, state) if key[0] == arrival.player}
+            if any(key in fitting and same_card(state.players[key[0]].stocks[key[1]].top, card)
+                   for key, card in self._departures(arrival, coming)):
+                return False
+        return True
 
     @staticmethod
     def _fitting(sighting: Arrival, state: EngineState) -> dict[tuple[str, int], float]:
@@ -473,6 +515,19 @@ class Translator:
             self._reread[(player, slot)] = (sighting.t, card)  # a misreading, or the top is on its way to a pile
             return [], None
         return [], None
+
+
+def _not_on_the_table(card: Card, alternatives: Sequence[tuple[Card, float]], state: EngineState) -> Card:
+    """A spit card read as a card that still lies face up on a stock or a pile (the deck has one of
+    each) is another of its rank: the likeliest other suit the reader gave it that is not showing,
+    else its rank alone."""
+    showing = [stock.top for player in PLAYERS for stock in state.players[player].stocks if stock.top is not None]
+    showing += [top for top in state.pile_tops if top is not None]
+    if card.suit is None or not any(top.suit is not None and same_card(top, card) for top in showing):
+        return card
+    others = [other for other, _ in alternatives if other.rank == card.rank and other.suit is not None
+              and not any(same_card(top, other) for top in showing if top.suit is not None)]
+    return others[0] if others else Card(card.rank, None)
 
 
 def _one_of_its_rank(card: Card, candidates: list[str], state: EngineState) -> list[tuple[str, int]]:

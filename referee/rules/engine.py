@@ -136,7 +136,9 @@ class RulesEngine(PlayRules):
                 )
             self._notes = []
             events = self._handlers[type(observation)](observation)
-            events = [self._event(EventType.NOTICE, observation, message=note) for note in self._notes] + events
+            # notes explain the rulings at the observation's time; one dated earlier (a stall seen in hindsight) goes first
+            at = next((number for number, event in enumerate(events) if event.t >= observation.t), len(events))
+            events[at:at] = [self._event(EventType.NOTICE, observation, message=note) for note in self._notes]
             self._notes = []
         except ObservationError as error:
             self._notes = []

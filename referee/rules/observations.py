@@ -176,17 +176,24 @@ class LayoutSeen(_Observation):
 
 @dataclass(frozen=True)
 class SpitTurned(_Observation):
-    """A spit card turned face up onto a spit pile (the opening spit or a re-spit)."""
+    """A spit card turned face up onto a spit pile (the opening spit or a re-spit). `stalled_since`: for
+    a spit seen while play seemed open, when the table last changed before it (the last card laid or
+    stock card turned up): the stall the spit implies came then."""
 
     player: str
     pile: int
     card: Card | str
+    stalled_since: float | None = None
 
     def __post_init__(self) -> None:
         super().__post_init__()
         self._check_player()
         self._check_index("pile", 1)
         self._set("card", self._card(self.card))
+        since = self.stalled_since
+        if since is not None and (isinstance(since, bool) or not isinstance(since, (int, float))
+                                  or not math.isfinite(since) or since > self.t):
+            self._fail(f"stalled_since must be a time no later than t, got {since!r}")
 
 
 @dataclass(frozen=True)

@@ -49,10 +49,16 @@ class PlayRules:
                 and obs.pile < self._in_use:
             # a camera misses cards: a spit in open play says more surely that play had stalled than that the
             # engine's picture of the stocks was right
-            self._notes.append(f"{obs.player} spat while the engine saw a play left; the stall it implies is ruled now")
+            stall = self._event(EventType.STALL, obs)
+            if obs.stalled_since is not None:
+                # dated when the table last changed (not before the engine's last observation)
+                stall = Event(EventType.STALL, max(obs.stalled_since, self._t if self._t is not None else obs.stalled_since),
+                              obs.frame, {})
+            self._notes.append(f"{obs.player} spat while the engine saw a play left; the stall it implies is ruled now"
+                               + (f", from t={stall.t:.3f}s when the table last changed" if stall.t < obs.t else ""))
             self._phase = GamePhase.STALLED
             self._spits_due = {player for player in PLAYERS if self._players[player].spit_count > 0}
-            events.append(self._event(EventType.STALL, obs))
+            events.append(stall)
         if obs.player not in self._spits_due:
             events.append(self._event(EventType.VIOLATION, obs, player=obs.player, kind="spit_without_stall"))
         table.spit_count -= 1

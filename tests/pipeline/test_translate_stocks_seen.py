@@ -203,3 +203,36 @@ def test_the_session_holds_a_pile_touched_in_play_until_the_stocks_are_seen_agai
         session.process(Frame(index, index / 30, image))
     session.finish()
     assert [(e["player"], str(e["card"])) for e in session.events if e.type.value == "play"] == [("A", "KD")]
+
+
+#: B's KH turned up at 0.6 s and read QD: on the JD, play looks open; nothing else fits JD or 3H
+STALLED_UNSEEN = dict(a="5S 9D KD 7S 6D", b="JC 9C 7H 5D #")
+
+
+def spits_together(first=2.0):
+    """A's 5C read 5S (A's stock top) and B's JH laid at once on the other pile."""
+    return [Arrival(first, int(first * 30), 1, "A", Card.parse("5S"), 0.01, confidence=0.5, together=True,
+                    alternatives=((Card.parse("5S"), 0.5), (Card.parse("5C"), 0.3))),
+            Arrival(first + 0.08, int(first * 30) + 2, 0, "B", Card.parse("JH"), 0.01, confidence=0.44, together=True,
+                    alternatives=((Card.parse("JH"), 0.44), (Card.parse("JC"), 0.12)))]
+
+
+@pytest.mark.parametrize("extra, expected", [
+    # nothing left a stock, none laid for over a second: the spits after a stall the reader hid
+    ([], [("stall", None, None), ("spit", "A", "5C"), ("spit", "B", "JH")]),
+    # A's 5S was seen leaving its stock: plays, not spits (the JH B's JC, which the reader allowed)
+    ([StockSeen(2.3, 69, "A", 0, BACK, card("5S"), True)], [("play", "A", "5S"), ("play", "B", "JC")]),
+    # a card laid half a second before: no lull, no stall to infer
+    ([Arrival(1.5, 45, 0, "B", Card.parse("QD"), 0.01, confidence=0.95, alternatives=((Card.parse("QD"), 0.95),))],
+     [("play", "B", "QD"), ("play", "A", "5S"), ("play", "B", "JC")]),
+], ids=["no_stock_left", "stock_left", "no_lull"])
+def test_two_cards_laid_at_once_after_a_lull_that_left_no_stock_are_the_spits_after_a_stall_the_reader_missed(extra, expected):
+    opening = layout_read((card("JD"), card("3H")), **STALLED_UNSEEN)
+    turned_up = StockSeen(0.6, 18, "B", 4, card("QD"), BACK, True)
+    sightings = sorted([opening, turned_up] + spits_together() + extra, key=lambda sighting: sighting.t)
+    events = referee_with_hindsight(sightings)
+    ruled = [(kind, e.details.get("player"), None if "card" not in e.details else str(e["card"]))
+             for kind, e in events if kind in ("stall", "spit", "play")]
+    assert ruled == expected
+    stalls = [e for kind, e in events if kind == "stall"]
+    assert [e.t for e in stalls] == ([0.6] if expected[0][0] == "stall" else [])   # dated when B's card turned up

@@ -217,7 +217,8 @@ def test_a_clip_begun_mid_game_calls_the_stall_once_the_stocks_are_left_alone(le
 
 
 @pytest.mark.parametrize("stock_left, expected", [
-    (False, [("spit", "A", "QS"), ("spit", "B", "8C")]),  # QS still lies on A's stock: A's spit card, misread
+    # QS still lies on A's stock: A's spit card, misread; a queen, but not that one
+    (False, [("spit", "A", "Q?"), ("spit", "B", "8C")]),
     (True, [("play", "A", "QS"), ("spit", "B", "8C")]),   # A's stock was seen losing its QS: a (bad) play
 ])
 def test_in_a_stall_a_card_laid_with_the_other_players_like_a_stock_top_still_on_the_stock_is_a_spit(stock_left, expected):

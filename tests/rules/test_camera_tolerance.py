@@ -272,3 +272,26 @@ def test_a_face_down_card_seen_on_a_stock_is_counted(a_counts, slot, counted, no
     events = engine.observe(StockSeenFaceDown(0.5, "A", slot))
     assert notices(events) == note
     assert engine.state.players["A"].stocks[slot].count == counted
+
+
+# ---- a stall seen only in hindsight --------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("since, last_seen, stall_at", [
+    (None, 1.0, 3.0),   # no time given: the stall is ruled when the spit is seen
+    (2.2, 1.0, 2.2),    # the table last changed at 2.2 s: the stall came then
+    (0.5, 1.0, 1.0),    # never before what the engine last ruled
+])
+def test_a_spit_in_open_play_dates_the_stall_it_implies_when_the_table_last_changed(since, last_seen, stall_at):
+    engine = table(config=CAMERA)  # the 8H on pile 1 takes A's 9D: play is open
+    engine.observe(StockSeenFaceDown(last_seen, "B", 0))
+    events = engine.observe(SpitTurned(3.0, "A", 0, "7S", stalled_since=since))
+    assert kinds(events) == (["stall", "notice", "spit"] if stall_at < 3.0 else ["notice", "stall", "spit"])
+    assert of_type(events, "stall")[0].t == stall_at
+    assert [e.t for e in events] == sorted(e.t for e in events)
+    assert engine.state.phase is GamePhase.STALLED
+
+
+def test_a_stall_dated_after_the_spit_is_refused():
+    with pytest.raises(ObservationError, match="stalled_since"):
+        SpitTurned(3.0, "A", 0, "7S", stalled_since=3.5)

@@ -243,6 +243,10 @@ class Translator:
             # card landing under a hand passing over the pile
             due = [player for player in PLAYERS if player in state.spits_due]
             spitter = sighting.player if sighting.player in due else (due[0] if due else None)
+            if len(due) == 2 and spitter == sighting.player and self._same_hand_spits_again(sighting, coming):
+                # one hand seen laying both spit cards: it laid the one it reached last, and this one is the
+                # other player's, whose arm the camera lost (a dark arm on dark wood, merged with the seen one)
+                spitter = next(player for player in due if player != sighting.player)
             if spitter is not None:
                 return [self._spit(sighting, spitter, card, state)], None
         if not owners and sighting.player is not None:
@@ -312,6 +316,12 @@ class Translator:
         since = min(self._table_changed, sighting.t) if state.phase is GamePhase.PLAYING else None
         card = _not_on_the_table(card, sighting.alternatives, state)
         return SpitTurned(sighting.t, player, sighting.pile, card, stalled_since=since, frame=sighting.frame)
+
+    @staticmethod
+    def _same_hand_spits_again(sighting: Arrival, coming: Sequence[Sighting]) -> bool:
+        """The same player's hand is seen laying a card on the other spit pile within JOINT_SECONDS after this one."""
+        return any(isinstance(seen, Arrival) and seen.player == sighting.player and seen.pile != sighting.pile
+                   and 0 <= seen.t - sighting.t <= JOINT_SECONDS for seen in coming)
 
     def _spits_after_unseen_stall(self, sighting: Arrival, state: EngineState, coming: Sequence[Sighting]) -> bool:
         """Both players laid a card at once (the other on the other pile, within JOINT_SECONDS), after

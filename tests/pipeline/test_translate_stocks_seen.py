@@ -6,13 +6,13 @@ import pytest
 
 from referee.capture.frames import Frame
 from referee.piles.reading import Reading
-from referee.piles.sightings import Arrival, PileTouched, StockSeen
+from referee.piles.sightings import Arrival, LayoutRead, PileTouched, StockSeen
 from referee.pipeline.session import RefereeSession
 from referee.pipeline.translate import STOCK_AHEAD_SECONDS, Translator
 from referee.rules.cards import Card
 from referee.rules.config import RulesConfig
 from referee.rules.engine import RulesEngine
-from tests.pipeline.test_translate_tolerance import BACK, ScriptedTracker, card, layout_read, plays
+from tests.pipeline.test_translate_tolerance import BACK, EMPTY, ScriptedTracker, card, layout_read, plays, stocks
 
 #: A's QD and KD both lie on A's stocks; the KD is read, the QD only the reader's last thought
 OPENING = layout_read((card("4S"), card("JH")), a="QD QS AC KD 2S", b="JD KC 5D 4H 3C")
@@ -236,3 +236,17 @@ def test_two_cards_laid_at_once_after_a_lull_that_left_no_stock_are_the_spits_af
     assert ruled == expected
     stalls = [e for kind, e in events if kind == "stall"]
     assert [e.t for e in stalls] == ([0.6] if expected[0][0] == "stall" else [])   # dated when B's card turned up
+
+
+@pytest.mark.parametrize("gap, expected", [
+    # B's hand seen at both piles 0.04 s apart: B laid the card it reached last, A's arm went unseen
+    (0.04, [("A", 1, "8C"), ("B", 0, "QD")]),
+    # half a second apart: B spat first, the later card under B's passing hand is A's
+    (0.5, [("B", 1, "8C"), ("A", 0, "QD")]),
+], ids=["at_once", "apart"])
+def test_one_hand_seen_laying_both_spit_cards_at_once_laid_the_one_it_reached_last(gap, expected):
+    opening = LayoutRead(0.0, 0, stocks(a="7S 10D 2H 5H 9H", b="KC 3S 4D JH 6D"), (EMPTY, EMPTY), first=True)
+    sightings = [opening, Arrival(2.55, 76, 1, "B", Card.parse("8C"), 0.01, confidence=0.95),
+                 Arrival(2.55 + gap, 77, 0, "B", Card.parse("QD"), 0.01, confidence=0.95)]
+    events = referee_with_hindsight(sightings)
+    assert [(e["player"], e["pile"], str(e["card"])) for kind, e in events if kind == "spit"] == expected

@@ -13,7 +13,7 @@ from referee.rules.cards import RANKS, SUITS, Card
 from referee.synth import faces
 from referee.vision import CardDetection, CardRecogniser, load_recogniser
 from referee.vision.geometry import order_card_corners
-from referee.vision.recogniser import _cut_out
+from referee.vision.recogniser import OUTLINE_AGREED, OUTLINE_SURE, _cut_out
 from referee.vision.geometry import quad_iou
 
 ASSETS = pathlib.Path(__file__).resolve().parents[1] / "assets" / "vision"
@@ -187,8 +187,9 @@ def test_a_top_card_whose_outline_is_known_is_read_there_without_searching_the_v
 
 @pytest.mark.parametrize("face_says, searched", [("QH", 0), ("QD", 1)])
 def test_a_less_sure_reading_of_a_known_outline_stands_only_where_corners_and_face_agree(recogniser, monkeypatch, face_says, searched):
-    """Corners and face mixed to 0.8 (under OUTLINE_SURE, over OUTLINE_AGREED): the card stands when the
-    corners alone name it too; when they name another, the view is searched."""
+    """Corners and face mixed to a reading under OUTLINE_SURE and over OUTLINE_AGREED: the card stands
+    when the corners alone name it too; when they name another, the view is searched."""
+    between = (OUTLINE_SURE + OUTLINE_AGREED) / 2
     view = pile_view(Card.parse("QH"), px_per_mm=3.0)
     counting = CountingDetector(recogniser.detector)
     monkeypatch.setattr(recogniser, "detector", counting)
@@ -196,14 +197,14 @@ def test_a_less_sure_reading_of_a_known_outline_stands_only_where_corners_and_fa
     def mixed(image, readings):
         card = Card.parse(face_says)
         cards = np.zeros((len(RANKS), len(SUITS)))
-        cards[RANKS.index(card.rank), SUITS.index(card.suit)] = 0.8
-        return [(card, 0.8, quad, cards) for _, _, quad, _ in readings]
+        cards[RANKS.index(card.rank), SUITS.index(card.suit)] = between
+        return [(card, between, quad, cards) for _, _, quad, _ in readings]
 
     monkeypatch.setattr(recogniser, "_with_faces", mixed)
     reading = recogniser.read_top_card(view, px_per_mm=3.0, outline=top_card_outline(view, 3.0))
     assert counting.calls == searched
     if not searched:
-        assert reading.card == Card.parse("QH") and reading.confidence == pytest.approx(0.8, abs=0.05)
+        assert reading.card == Card.parse("QH") and reading.confidence == pytest.approx(between, abs=0.05)
 
 
 def test_an_outline_that_misses_the_top_card_is_not_trusted_and_the_view_is_searched(recogniser, monkeypatch):

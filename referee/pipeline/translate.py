@@ -134,7 +134,7 @@ class Translator:
             return [], None
         if isinstance(sighting, TableQuiet):
             if state.phase is GamePhase.PLAYING:
-                return [StocksSettled(sighting.t, frame=sighting.frame)], None
+                return [StocksSettled(sighting.t, stalled_since=min(self._table_changed, sighting.t), frame=sighting.frame)], None
             return [], None
         raise TypeError(f"not a sighting: {sighting!r}")
 

@@ -174,6 +174,14 @@ class LayoutSeen(_Observation):
                     self._fail(f"stock {player}{slot} shows {top} but its count is 0")
 
 
+def _check_since(observation) -> None:
+    """`stalled_since`, where given, is a time no later than the observation's."""
+    since = observation.stalled_since
+    if since is not None and (isinstance(since, bool) or not isinstance(since, (int, float))
+                              or not math.isfinite(since) or since > observation.t):
+        observation._fail(f"stalled_since must be a time no later than t, got {since!r}")
+
+
 @dataclass(frozen=True)
 class SpitTurned(_Observation):
     """A spit card turned face up onto a spit pile (the opening spit or a re-spit). `stalled_since`: for
@@ -190,10 +198,7 @@ class SpitTurned(_Observation):
         self._check_player()
         self._check_index("pile", 1)
         self._set("card", self._card(self.card))
-        since = self.stalled_since
-        if since is not None and (isinstance(since, bool) or not isinstance(since, (int, float))
-                                  or not math.isfinite(since) or since > self.t):
-            self._fail(f"stalled_since must be a time no later than t, got {since!r}")
+        _check_since(self)
 
 
 @dataclass(frozen=True)
@@ -279,7 +284,15 @@ class StockSeenFaceDown(_StockSlot):
 @dataclass(frozen=True)
 class StocksSettled(_Observation):
     """Nobody has touched a stock for a while (a camera's observation): players who could still move a
-    card into an empty slot would have done so, so stock counts not known are taken as they stand."""
+    card into an empty slot would have done so, so stock counts not known are taken as they stand.
+    `stalled_since`: when the table last changed before (the last card laid or stock card turned up): a
+    stall the settled stocks show came then."""
+
+    stalled_since: float | None = None
+
+    def __post_init__(self) -> None:
+        super().__post_init__()
+        _check_since(self)
 
 
 @dataclass(frozen=True)

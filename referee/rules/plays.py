@@ -49,11 +49,7 @@ class PlayRules:
                 and obs.pile < self._in_use:
             # a camera misses cards: a spit in open play says more surely that play had stalled than that the
             # engine's picture of the stocks was right
-            stall = self._event(EventType.STALL, obs)
-            if obs.stalled_since is not None:
-                # dated when the table last changed (not before the engine's last observation)
-                stall = Event(EventType.STALL, max(obs.stalled_since, self._t if self._t is not None else obs.stalled_since),
-                              obs.frame, {})
+            stall = self._stall_event(obs)
             self._notes.append(f"{obs.player} spat while the engine saw a play left; the stall it implies is ruled now"
                                + (f", from t={stall.t:.3f}s when the table last changed" if stall.t < obs.t else ""))
             self._phase = GamePhase.STALLED
@@ -346,7 +342,16 @@ class PlayRules:
             return self._round_over(obs, "no_play", None)
         self._phase = GamePhase.STALLED
         self._spits_due = spitters
-        return [self._event(EventType.STALL, obs)]
+        return [self._stall_event(obs)]
+
+    def _stall_event(self: "RulesEngine", obs: Any) -> Event:
+        """The stall, dated at `obs.stalled_since` where the observation says when play stopped (when the
+        table last changed: the stall came then, though it is known only now), never before the engine's
+        last observation."""
+        since = getattr(obs, "stalled_since", None)
+        if since is None:
+            return self._event(EventType.STALL, obs)
+        return Event(EventType.STALL, max(since, self._t if self._t is not None else since), obs.frame, {})
 
     def _refuse_seen(self: "RulesEngine", obs: Any, card: Card) -> None:
         if card.suit and card in self._seen:

@@ -336,3 +336,15 @@ def test_a_court_card_read_with_another_suit_is_the_players_one_stock_top_of_its
     opening = layout_read((card("QS"), card("8H")), b="3C 6D 10S QS AH", **rows)
     events, observations, _ = referee([opening, arrival(1.0, 0, "A", "KC")])
     assert plays(events) == [expected]
+
+
+def test_a_stall_seen_once_the_stocks_are_left_alone_is_dated_when_play_stopped():
+    # A's 3C on the 4D leaves nothing to play; the referee knows only once the stocks are left alone
+    # (A could still move a card into the slot the 3C left), but the stall came with the 3C
+    opening = layout_read((card("9H"), card("4D")), a="KS JS QC 6S 3C", b="AD JH 7D 6C KC")
+    sightings = [opening, StockSeen(0.8, 24, "A", 4, EMPTY, card("3C"), True), arrival(1.0, 1, "A", "3C"),
+                 TableQuiet(1.3, 39)]
+    events, _, _ = referee(sightings)
+    (stall,) = [e for kind, e in events if kind == "stall"]
+    assert stall.t == 1.0 and stall.frame == 39
+    assert [e.t for _, e in events if hasattr(e, "t")] == sorted(e.t for _, e in events if hasattr(e, "t"))

@@ -11,7 +11,7 @@ from referee.errors import ObservationError
 from referee.rules.config import RulesConfig
 from referee.rules.engine import RulesEngine
 from referee.rules.observations import (
-    CardLanded, LayoutSeen, RoundLaidOut, SpitTurned, StockSeenEmpty, StockSeenFaceDown, StockTurnedUp,
+    CardLanded, LayoutSeen, RoundLaidOut, SpitTurned, StockSeenEmpty, StockSeenFaceDown, StocksSettled, StockTurnedUp,
 )
 from referee.rules.state import GamePhase
 
@@ -292,6 +292,9 @@ def test_a_spit_in_open_play_dates_the_stall_it_implies_when_the_table_last_chan
     assert engine.state.phase is GamePhase.STALLED
 
 
-def test_a_stall_dated_after_the_spit_is_refused():
+@pytest.mark.parametrize("make", [lambda: SpitTurned(3.0, "A", 0, "7S", stalled_since=3.5),
+                                  lambda: StocksSettled(3.0, stalled_since=3.5),
+                                  lambda: StocksSettled(3.0, stalled_since=float("nan"))])
+def test_a_stall_dated_after_what_shows_it_is_refused(make):
     with pytest.raises(ObservationError, match="stalled_since"):
-        SpitTurned(3.0, "A", 0, "7S", stalled_since=3.5)
+        make()

@@ -45,7 +45,8 @@ class PileTouched:
 
 @dataclass(frozen=True)
 class StockSeen:
-    """A stock slot settled showing something other than before."""
+    """A stock slot settled showing something other than before. `turned_at`: when the hand that changed
+    it was last there (the card was turned then; the slot is seen settled only after the hand has gone)."""
 
     t: float
     frame: int
@@ -54,6 +55,7 @@ class StockSeen:
     reading: Reading
     previous: Reading
     visited: bool
+    turned_at: float | None = None
 
 
 @dataclass(frozen=True)

@@ -90,7 +90,8 @@ class Translator:
             self._stock_readings[(sighting.player, sighting.slot)] = sighting.reading
         observations, note = self._observations(sighting, state, coming)
         if isinstance(sighting, (Arrival, StockSeen)):
-            self._table_changed = max(self._table_changed, sighting.t)
+            changed = sighting.turned_at if isinstance(sighting, StockSeen) and sighting.turned_at is not None else sighting.t
+            self._table_changed = max(self._table_changed, changed)
         if self._reread and not isinstance(sighting, LayoutRead):
             rereads = self._rereads(sighting, observations)
             observations = rereads + observations if isinstance(sighting, TableQuiet) else observations + rereads
@@ -520,7 +521,7 @@ class Translator:
             if slot >= 5:
                 return [SixthStock(sighting.t, player, frame=sighting.frame)], None
         if here is not None and here.top is None:
-            return [StockTurnedUp(sighting.t, player, slot, card, frame=sighting.frame)], None
+            return [StockTurnedUp(sighting.t, player, slot, card, stalled_since=sighting.turned_at, frame=sighting.frame)], None
         if here is not None and here.top is not None:
             self._reread[(player, slot)] = (sighting.t, card)  # a misreading, or the top is on its way to a pile
             return [], None

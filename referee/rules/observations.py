@@ -221,17 +221,20 @@ class CardLanded(_Observation):
 
 @dataclass(frozen=True)
 class StockTurnedUp(_Observation):
-    """The face-down top card of a stock pile was turned face up in place."""
+    """The face-down top card of a stock pile was turned face up in place. `stalled_since`: when it was
+    turned, where that is known to be before `t` (a stall it leaves came then)."""
 
     player: str
     stock: int
     card: Card | str
+    stalled_since: float | None = None
 
     def __post_init__(self) -> None:
         super().__post_init__()
         self._check_player()
         self._check_index("stock", SIXTH_SLOT)
         self._set("card", self._card(self.card))
+        _check_since(self)
 
 
 @dataclass(frozen=True)

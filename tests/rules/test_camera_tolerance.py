@@ -294,7 +294,17 @@ def test_a_spit_in_open_play_dates_the_stall_it_implies_when_the_table_last_chan
 
 @pytest.mark.parametrize("make", [lambda: SpitTurned(3.0, "A", 0, "7S", stalled_since=3.5),
                                   lambda: StocksSettled(3.0, stalled_since=3.5),
-                                  lambda: StocksSettled(3.0, stalled_since=float("nan"))])
+                                  lambda: StocksSettled(3.0, stalled_since=float("nan")),
+                                  lambda: StockTurnedUp(3.0, "A", 1, "7D", stalled_since=3.5)])
 def test_a_stall_dated_after_what_shows_it_is_refused(make):
     with pytest.raises(ObservationError, match="stalled_since"):
         make()
+
+
+@pytest.mark.parametrize("since, stall_at", [(None, 2.0), (1.6, 1.6)])
+def test_a_stall_left_by_a_card_turned_up_is_dated_when_it_was_turned(since, stall_at):
+    # nothing on the stocks goes on a 7; A's last face-down top is turned up a king: play has stopped
+    engine = table(a="2H 5S 9D JC #", b="3C 4D 10S QS AH", piles="7C 7D")
+    assert not kinds(engine.events[1:])  # waiting for A's face-down card
+    events = engine.observe(StockTurnedUp(2.0, "A", 4, "KH", stalled_since=since))
+    assert kinds(events) == ["stall"] and events[0].t == stall_at

@@ -18,7 +18,8 @@ import sys
 import tempfile
 from dataclasses import replace
 
-from benchmarks.referee_accuracy import run_game, summarise
+from benchmarks.referee_accuracy import run_game, summarise, write_report
+from benchmarks.rendered import render_once
 
 #: (seed, fps, seconds): games never used while building the arm measure
 GAMES = [(81, 30, 24.0), (82, 60, 14.0), (83, 30, 24.0), (84, 30, 24.0), (85, 30, 24.0), (86, 60, 14.0)]
@@ -28,17 +29,10 @@ TWO_HANDS_RATE = 0.12
 
 def render(folder: pathlib.Path, seed: int, fps: int, seconds: float) -> None:
     """The game of `seed` with TWO_HANDS_RATE, rendered into `folder` unless it is there already."""
-    done = folder / "render.json"
-    if done.exists():
-        return
     from referee.sim.config import SimConfig
-    from referee.sim.game import simulate_game
-    from referee.synth.render import render_game
 
-    folder.mkdir(parents=True, exist_ok=True)
-    script = simulate_game(seed, config=replace(SimConfig(), two_hands_rate=TWO_HANDS_RATE))
-    design = render_game(script, folder, fps=fps, size="720p", seconds=seconds, seed=seed).design
-    done.write_text(json.dumps({"design": design, "two_hands_rate": TWO_HANDS_RATE}))
+    render_once(folder, seed, fps, seconds, sim_config=replace(SimConfig(), two_hands_rate=TWO_HANDS_RATE),
+                record={"two_hands_rate": TWO_HANDS_RATE})
 
 
 def main() -> int:
@@ -63,9 +57,7 @@ def main() -> int:
               flush=True)
     summary = summarise(games)
     summary.update({key: sum(g[key] for g in games) for key in ("two_hands", "two_hands_found", "two_hands_false")})
-    args.out.parent.mkdir(parents=True, exist_ok=True)
-    args.out.write_text(json.dumps({"summary": summary, "games": games}, indent=1))
-    print(json.dumps(summary, indent=1))
+    write_report(args.out, summary, games)
     return 0
 
 

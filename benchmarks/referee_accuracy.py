@@ -236,10 +236,15 @@ def main() -> int:
     summary = summarise(games)
     if clips:
         summary["mid_game_clips"] = summarise(clips)
-    args.out.parent.mkdir(parents=True, exist_ok=True)
-    args.out.write_text(json.dumps({"summary": summary, "games": games, "mid_game_clips": clips}, indent=1))
-    print(json.dumps(summary, indent=1))
+    write_report(args.out, summary, games, mid_game_clips=clips)
     return 0
+
+
+def write_report(out: pathlib.Path, summary: dict, games: list[dict], **more) -> None:
+    """The benchmark's JSON report (`summary`, each game, and `more` lists) into `out`; the summary on stdout."""
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text(json.dumps({"summary": summary, "games": games, **more}, indent=1))
+    print(json.dumps(summary, indent=1))
 
 
 if __name__ == "__main__":

@@ -16,7 +16,8 @@ import pathlib
 import sys
 import tempfile
 
-from benchmarks.referee_accuracy import run_game, summarise
+from benchmarks.referee_accuracy import run_game, summarise, write_report
+from benchmarks.rendered import render_once
 
 #: (seed, fps, seconds, tilt degrees, heading degrees, height mm, deck design or None for the seed's own):
 #: seeds never used while building the referee
@@ -31,18 +32,10 @@ GAMES = [
 def render(folder: pathlib.Path, seed: int, fps: int, seconds: float, tilt: float, heading: float, height: float,
            design: str | None) -> None:
     """The game of `seed` seen through the steep camera, rendered into `folder` unless it is there already."""
-    done = folder / "render.json"
-    if done.exists():
-        return
-    from referee.sim.game import simulate_game
     from referee.synth.camera import CameraPose, make_camera
-    from referee.synth.render import render_game
 
-    folder.mkdir(parents=True, exist_ok=True)
     camera = make_camera(CameraPose(height=height, tilt=tilt, heading=heading, roll=1.0, k1=-0.04, k2=0.01))
-    drawn = render_game(simulate_game(seed), folder, fps=fps, size="720p", seconds=seconds, seed=seed, camera=camera,
-                        design=design).design
-    done.write_text(json.dumps({"design": drawn, "tilt": tilt, "heading": heading, "height": height}))
+    render_once(folder, seed, fps, seconds, design, camera=camera, record={"tilt": tilt, "heading": heading, "height": height})
 
 
 def main() -> int:
@@ -63,10 +56,7 @@ def main() -> int:
         print(json.dumps({**{k: game[k] for k in ("seed", "fps", "tilt", "design", "true_card_events", "found", "extra",
                                                    "all_right")}, "stalls": stalls, "false_stalls": game["false_stalls"]}),
               flush=True)
-    summary = summarise(games)
-    args.out.parent.mkdir(parents=True, exist_ok=True)
-    args.out.write_text(json.dumps({"summary": summary, "games": games}, indent=1))
-    print(json.dumps(summary, indent=1))
+    write_report(args.out, summarise(games), games)
     return 0
 
 

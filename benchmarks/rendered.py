@@ -6,9 +6,12 @@ import json
 import pathlib
 
 
-def render_once(folder: pathlib.Path, seed: int, fps: int, seconds: float, design: str | None = None) -> str:
+def render_once(folder: pathlib.Path, seed: int, fps: int, seconds: float, design: str | None = None, *,
+                sim_config=None, camera=None, record: dict | None = None) -> str:
     """The game of `seed` (its first `seconds`, at `fps`, 720p) rendered into `folder` unless it is
-    there already (the renderer is deterministic per seed); returns its deck design."""
+    there already (the renderer is deterministic per seed); returns its deck design. `sim_config`: the
+    simulated players' (default SimConfig()); `camera`: a fixed camera instead of the seed's random one;
+    `record`: more to note in the folder's render.json (how the game was made)."""
     done = folder / "render.json"
     if done.exists():
         return json.loads(done.read_text())["design"]
@@ -16,6 +19,7 @@ def render_once(folder: pathlib.Path, seed: int, fps: int, seconds: float, desig
     from referee.synth.render import render_game
 
     folder.mkdir(parents=True, exist_ok=True)
-    drawn = render_game(simulate_game(seed), folder, fps=fps, size="720p", seconds=seconds, seed=seed, design=design).design
-    done.write_text(json.dumps({"design": drawn}))
+    drawn = render_game(simulate_game(seed, config=sim_config), folder, fps=fps, size="720p", seconds=seconds, seed=seed,
+                        camera=camera, design=design).design
+    done.write_text(json.dumps({"design": drawn, **(record or {})}))
     return drawn

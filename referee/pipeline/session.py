@@ -22,7 +22,7 @@ from referee.piles.sightings import Arrival, PileTouched, StockSeen
 from referee.piles.tracker import TableLook, TableTracker
 from referee.rules.cards import Card, can_play_on
 from referee.rules.engine import RulesEngine
-from referee.rules.events import Event, EventLogWriter, EventType
+from referee.rules.events import Event, EventLogWriter, EventType, place_notes
 from referee.rules.state import GamePhase
 
 
@@ -164,9 +164,7 @@ class RefereeSession:
                                     {"message": f"ignored: {error}"}))
             self._last_t = max(self._last_t, observation.t)
         if note:
-            # the note explains the rulings at its time; one dated earlier (a stall seen in hindsight) goes first
-            at = next((number for number, event in enumerate(events) if event.t >= t), len(events))
-            events.insert(at, Event(EventType.NOTICE, t, getattr(item, "frame", None), {"message": note}))
+            place_notes(events, [Event(EventType.NOTICE, t, getattr(item, "frame", None), {"message": note})])
         return self._emit(events)
 
     def _emit(self, events: list[Event]) -> list[Event]:

@@ -24,7 +24,7 @@ from referee.errors import ObservationError
 from referee.rules.cards import Card
 from referee.rules.config import RulesConfig
 from referee.rules.deal import spit_cards, spit_piles_in_use, stock_sizes
-from referee.rules.events import Event, EventType
+from referee.rules.events import Event, EventType, place_notes
 from referee.rules.observations import (
     OBSERVATION_TYPES, CardLanded, CardTakenBack, GameStopped, LayoutSeen, RoundLaidOut, SixthStock, Slap,
     SpitTurned, StockMoved, StockSeenEmpty, StockSeenFaceDown, StocksSettled, StockTurnedUp, TwoCardsMoved, TwoHandsUsed, describe,
@@ -136,9 +136,7 @@ class RulesEngine(PlayRules):
                 )
             self._notes = []
             events = self._handlers[type(observation)](observation)
-            # notes explain the rulings at the observation's time; one dated earlier (a stall seen in hindsight) goes first
-            at = next((number for number, event in enumerate(events) if event.t >= observation.t), len(events))
-            events[at:at] = [self._event(EventType.NOTICE, observation, message=note) for note in self._notes]
+            place_notes(events, [self._event(EventType.NOTICE, observation, message=note) for note in self._notes])
             self._notes = []
         except ObservationError as error:
             self._notes = []

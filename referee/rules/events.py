@@ -97,6 +97,15 @@ class Event:
         return cls(EventType(kind), float(t), frame, data)
 
 
+def place_notes(events: list[Event], notes: list[Event]) -> None:
+    """Puts `notes` (all of one time) into `events` (in order of t) before the first event dated at or
+    after them: a note explains the rulings of its moment, and one dated earlier (a stall seen in
+    hindsight, dated when play stopped) goes first, so the log stays in order of t."""
+    if notes:
+        at = next((number for number, event in enumerate(events) if event.t >= notes[0].t), len(events))
+        events[at:at] = notes
+
+
 def read_event_log(path: str) -> list[Event]:
     """Reads a JSON Lines event log. A half-written last line (a crash mid-write) is skipped, not fatal."""
     events: list[Event] = []

@@ -39,6 +39,18 @@ LIGHT_FOLLOW_SECONDS = 0.3
 #: A frame whose gain is within this of 1 in every channel is left as it is (2 %: 5 grey levels on white
 #: card paper, half what counts as moving; rendered and real frames of a steady table wander about 1 %).
 LIGHT_STEADY = 0.02
+#: A pixel is in a shadow when every channel is darker than the still table by about the same share:
+#: at most SHADE_MOST of the model's in each, the three within SHADE_SPREAD of each other. A card held
+#: a few centimetres over a pile, and the hand holding it, shade the pile's white top ahead of them;
+#: shaded white is still pale and unsaturated, and differs from the model: it would pass for the
+#: carried card. The card itself is not shaded paper: over the table it is lighter than the table,
+#: over a white pile top it does not differ at all, over the pile's printing it is lighter in some
+#: channels than others.
+SHADE_MOST = 0.95
+SHADE_SPREAD = 0.1
+#: ... on what the model holds as white paper (its darkest channel at least this): over the table a
+#: card can be darker than a pale table and in the shadow of the hand that holds it.
+SHADED_PAPER = 170.0
 
 
 class BackgroundModel:
@@ -97,6 +109,17 @@ class BackgroundModel:
         if self._previous is None:
             return None
         return (_largest_channel(cv2.absdiff(view, self._previous)) > STILL_PIXEL).view(np.uint8)
+
+    def shaded(self, view: np.ndarray, rows: slice = slice(None), cols: slice = slice(None)) -> np.ndarray:
+        """Mask (uint8 0/1) of the white paper in `view[rows, cols]` that lies in a shadow cast since the
+        table was last still (see SHADE_MOST)."""
+        model = self.model[rows, cols]
+        ratios = cv2.divide(view[rows, cols].astype(np.float32) + 1.0, model + 1.0)
+        blue, green, red = ratios[..., 0], ratios[..., 1], ratios[..., 2]
+        most = np.maximum(np.maximum(blue, green), red)
+        least = np.minimum(np.minimum(blue, green), red)
+        paper = np.minimum(np.minimum(model[..., 0], model[..., 1]), model[..., 2]) >= SHADED_PAPER
+        return (paper & (most <= SHADE_MOST) & (most - least <= SHADE_SPREAD)).view(np.uint8)
 
     def update(self, view: np.ndarray, foreground: np.ndarray, hands: np.ndarray | None = None,
                moving: np.ndarray | None = None) -> None:

@@ -9,6 +9,7 @@ each with its sub-frame touch time.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Callable
 
 import cv2
 import numpy as np
@@ -62,6 +63,14 @@ CARD_SECONDS_KEPT = 0.6
 #: Card-coloured area (mm^2) a hand must carry near a place for the card's edge, not the hand's, to be
 #: timed. Lower: a few pale knuckles count as a card; higher: a card mostly under the fingers is missed.
 MIN_CARD_PIXELS = 250.0
+#: Smallest piece (mm^2) of card paper in a hand that counts where its leading edge is measured: a
+#: fingernail's or a knuckle's pale highlight ahead of the card is no card, and one such pixel over the
+#: pile's outline would time the touch before the card got there.
+CARD_PIECE_MM2 = 40.0
+
+
+#: `shaded(rows, cols)`: uint8 mask of the white paper in a shadow in that part of the view
+Shade = Callable[[slice, slice], np.ndarray]
 
 
 @dataclass
@@ -141,15 +150,19 @@ class PlaceTracker:
         self.footprint = footprint if footprint.any() else self.nominal.copy()
         self._distances()
 
-    def signed_distance(self, hand: np.ndarray, card: np.ndarray | None = None) -> float | None:
+    def signed_distance(self, hand: np.ndarray, card: np.ndarray | None = None, shaded: Shade | None = None) -> float | None:
         """mm from the leading edge of what the hand carries (the card where one is seen, else the hand)
-        to the outline (negative when overlapping); None if no hand near."""
-        measured = self._measure(hand, card)
+        to the outline (negative when overlapping); None if no hand near. `shaded(rows, cols)`: the white
+        paper in a shadow in that part of the view (`BackgroundModel.shaded`), no part of the card carried."""
+        measured = self._measure(hand, card, shaded=shaded)
         return None if measured is None else measured[0]
 
-    def _measure(self, hand: np.ndarray, card: np.ndarray | None, player: str | None = None):
+    def _measure(self, hand: np.ndarray, card: np.ndarray | None, player: str | None = None,
+                 shaded: Shade | None = None):
         """(signed distance mm, card seen, front of the hand in mm or None, the card-coloured part of
-        the hand here or None), or None if no hand near."""
+        the hand here or None), or None if no hand near. The card's edge is measured on its pieces of
+        some size (CARD_PIECE_MM2) and without the paper in its shadow: the pile's white top shaded by
+        the card or the hand held over it."""
         local = hand[self.rows, self.cols] > 0
         if not local.any():
             return None
@@ -160,7 +173,10 @@ class PlaceTracker:
             # card colour inside the pile's outline may be the pile itself under the hand's shadow
             carried = card[self.rows, self.cols] > 0
             if np.count_nonzero(carried & ~self._near_footprint) >= MIN_CARD_PIXELS * self.px_per_mm ** 2:
-                local, card_seen = carried, True
+                edge = carried if shaded is None else carried & (shaded(self.rows, self.cols) == 0)
+                pieces = _pieces(edge, CARD_PIECE_MM2 * self.px_per_mm ** 2)
+                if pieces.any():
+                    local, card_seen = pieces, True
         return self._distance(local), card_seen, front, carried
 
     def _within_reach(self, box: tuple[int, int, int, int] | None) -> bool:
@@ -189,7 +205,8 @@ class PlaceTracker:
     # per frame ------------------------------------------------------------------------------------
     def step(self, view: np.ndarray, owned: dict[str, np.ndarray], frame: int, t: float,
              period: float, carried: dict[str, np.ndarray] | None = None,
-             cardlike: np.ndarray | None = None, hand_boxes: dict | None = None) -> PlaceChange | None:
+             cardlike: np.ndarray | None = None, hand_boxes: dict | None = None,
+             shaded: Shade | None = None) -> PlaceChange | None:
         """`hand_boxes`: each player's (x, y, width, height) around their mask, when known: a hand whose
         box misses this place's region is not near it, without looking at its pixels."""
         busy = False
@@ -197,7 +214,7 @@ class PlaceTracker:
             if hand_boxes is not None and not self._within_reach(hand_boxes.get(player)):
                 measured = None
             else:
-                measured = self._measure(hand, carried.get(player) if carried else None, player)
+                measured = self._measure(hand, carried.get(player) if carried else None, player, shaded)
             visit = self.visits.get(player)
             if measured is None:
                 if visit is not None:
@@ -466,3 +483,14 @@ def _inside(inner: tuple[slice, slice], shape: tuple[int, int]) -> np.ndarray:
     mask = np.zeros(shape, bool)
     mask[inner] = True
     return mask
+
+
+def _pieces(mask: np.ndarray, smallest: float) -> np.ndarray:
+    """`mask` (bool) without its connected pieces smaller than `smallest` pixels."""
+    count, labels, stats, _ = cv2.connectedComponentsWithStats(mask.view(np.uint8), connectivity=8)
+    if count <= 2:
+        return mask if count < 2 or stats[1, cv2.CC_STAT_AREA] >= smallest else np.zeros_like(mask)
+    keep = stats[:, cv2.CC_STAT_AREA] >= smallest
+    keep[0] = False
+    return keep[labels]
+

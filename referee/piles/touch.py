@@ -9,7 +9,10 @@ fast card (several pixels a frame) is timed by its approach alone: its overlap a
 measure (it cannot read deeper than the pile's half width, about 32 mm, and a card slides on or stops
 after touching as the hand wills). A slow one moves about a pixel a frame, where each distance is a
 pixel off either way, and the mean of the two is steadier. They disagree by about as much as the
-motion is non-uniform, which sets the timing error.
+motion is non-uniform, which sets the timing error. A card whose approach, extrapolated, would arrive
+after the frame that already shows it touching sped up at the last: it touched between the crossing
+interpolated (early: what overlaps a pile reads deeper than it is) and that frame, and is timed at the
+middle of the two.
 """
 
 from __future__ import annotations
@@ -60,6 +63,11 @@ def estimate_touch(samples: list[tuple[int, float, float]], period: float, pixel
             if t_out <= extrapolated <= t_in:
                 estimates.append(extrapolated)
                 fast = speed * period >= FAST_APPROACH_PX * pixel_mm > 0
+            elif extrapolated > t_in:
+                # at its speed it would have arrived after the frame that shows it touching: it sped up
+                # at the last, and the touch lies between the crossing interpolated (early, as what
+                # overlaps the pile reads deeper than it is) and that frame
+                estimates.append(t_in)
     t = estimates[-1] if fast else sum(estimates) / len(estimates)
     spread = max(estimates) - min(estimates)
     error = min(max(spread, MIN_ERROR_FRACTION * period), MAX_ERROR_FRACTION * period)

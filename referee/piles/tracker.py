@@ -15,6 +15,7 @@ never-covered strips whose colour tells an empty spot from a face-down card).
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass, replace
 
 import cv2
@@ -177,12 +178,13 @@ class TableTracker:
         moving = self.background.moving(view)
         masks = self.hands.split(foreground, cardlike, moving)
         carried = {player: cv2.bitwise_and(mask, cardlike) for player, mask in masks.owned.items()}
+        shaded = functools.partial(self.background.shaded, view)
         self.last_masks, self.last_view, self.last_cardlike = masks, view, cardlike
         sightings: list[Sighting] = []
         changes: list[tuple[Place, PlaceChange]] = []
         for place, tracker in self.places.items():
             finished_before = len(tracker.finished)
-            change = tracker.step(view, masks.owned, frame.index, frame.t, self.period, carried, cardlike, masks.boxes)
+            change = tracker.step(view, masks.owned, frame.index, frame.t, self.period, carried, cardlike, masks.boxes, shaded)
             if place.kind == "spit_pile" and len(tracker.finished) > finished_before:
                 crop = self.view.crop(frame.image, tracker.rect, READ_PX_PER_MM)
                 for visit in tracker.finished[finished_before:]:

@@ -109,3 +109,19 @@ def test_lamps_flickering_on_the_mains_move_nothing():
         assert not foreground.any()
         assert moving is None or not moving.any()
         assert np.abs(seen[card_rows, card_cols].astype(int) - CARD[0]).max() <= 4
+
+
+def test_a_shadow_on_white_paper_is_shaded_and_a_card_over_the_table_is_not():
+    still = table()
+    still[40:70, 60:80] = CARD                     # a pile's white top card
+    model = BackgroundModel(still)
+    view = still.copy()
+    view[40:55, 60:80] = (150, 150, 150)           # a hand's shadow over the top half of the card
+    view[80:110, 10:30] = CARD                     # a card carried in over the felt
+    view[80:110, 100:120] = (25, 70, 30)           # the felt in a shadow: darker, but no paper there
+    view[56:70, 60:70] = (235, 235, 160)           # paper lit warmer, not darker alike in every channel
+    shaded = model.shaded(view)
+    assert shaded[40:55, 60:80].all()
+    assert not shaded[80:110, 10:30].any()
+    assert not shaded[80:110, 100:120].any()
+    assert not shaded[56:70, 60:80].any()

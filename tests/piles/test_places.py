@@ -176,3 +176,33 @@ def test_a_pale_spot_of_table_on_a_bare_place_is_no_card(patch_mm, is_card):
         assert abs(area / card - 1) < 0.15
     else:
         assert area >= 110 * 130 * PX_PER_MM ** 2 * 0.9  # the whole zone is watched, not the sliver
+
+
+def test_a_pale_speck_ahead_of_the_carried_card_is_not_where_its_edge_is_measured():
+    """A fingernail's highlight over the pile is card-coloured and in the hand: one such speck over the
+    outline would time the touch before the card got there."""
+    tracker, _ = place_with_card()  # the pile's outline: the nominal card at (150, 150)
+    hand = np.zeros(VIEW, np.uint8)
+    hand[0:95, 120:180] = 1                      # the hand and arm, reaching down from A's edge
+    card = np.zeros(VIEW, np.uint8)
+    card[40:90, 125:175] = 1                     # the card it carries, its edge 16 mm short of the pile
+    near_edge = tracker.signed_distance(hand, card)
+    speck = card.copy()
+    speck[108:110, 150:152] = 1                  # 4 mm^2 of pale fingernail, already over the pile
+    assert tracker.signed_distance(hand, speck) == pytest.approx(near_edge)
+    assert 12.0 <= near_edge <= 18.0
+
+
+def test_the_pile_s_white_top_in_the_shadow_of_the_hand_is_no_part_of_the_card_it_carries():
+    tracker, _ = place_with_card()
+    hand = np.zeros(VIEW, np.uint8)
+    hand[0:95, 120:180] = 1
+    card = np.zeros(VIEW, np.uint8)
+    card[40:90, 125:175] = 1                     # the card, 16 mm short of the pile
+    shadow = np.zeros(VIEW, np.uint8)
+    shadow[106:130, 130:170] = 1                 # the pile's top, shaded: still pale, and in the hand's mask
+    hand |= shadow
+    card |= shadow
+    clear = tracker.signed_distance(hand, card, shaded=lambda rows, cols: shadow[rows, cols])
+    assert 12.0 <= clear <= 18.0
+    assert tracker.signed_distance(hand, card) < 0  # taken for the card, it would already overlap the pile

@@ -30,6 +30,16 @@ def test_a_fast_card_is_timed_by_its_approach_though_its_overlap_reads_short(t_t
     assert abs(estimate_touch(samples[:contact + 1], PERIOD, pixel_mm=2.0).t - t_touch) < PERIOD / 20
 
 
+def test_a_card_that_sped_up_at_the_last_is_timed_between_the_crossing_and_the_frame_showing_it():
+    # 20 mm a frame, a pause of 3, then a dash: at its speed before, it would have arrived well after
+    # frame 3, which already shows it 22 mm over the pile
+    samples = [(0, 0.0, 48.0), (1, PERIOD, 28.0), (2, 2 * PERIOD, 25.0), (3, 3 * PERIOD, -22.0)]
+    interpolated = 2 * PERIOD + PERIOD * 25.0 / 47.0
+    estimate = estimate_touch(samples, PERIOD, pixel_mm=2.0)
+    assert estimate.t == pytest.approx((interpolated + 3 * PERIOD) / 2)
+    assert estimate.error == pytest.approx(3 * PERIOD - interpolated)
+
+
 def test_already_touching_when_first_seen_is_half_a_frame_uncertain():
     estimate = estimate_touch([(5, 5 / 30, -3.0)], PERIOD)
     assert estimate.t == pytest.approx(5 / 30 - PERIOD / 2)

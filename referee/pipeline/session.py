@@ -127,12 +127,13 @@ class RefereeSession:
 
     def _too_close_after(self, first: object) -> Arrival | None:
         """The next card to be ruled when it lands on the same pile as `first`, from the other player,
-        too close after it for the camera to tell which touched first (RulesConfig.touch_too_close_ms)."""
+        too close after it for the camera to tell which touched first (`RulesConfig.too_close`: under
+        half a frame, or under the error of the two touch times)."""
         if not isinstance(first, Arrival) or not self._queue or self.engine.state.phase is not GamePhase.PLAYING:
             return None
         second = self._queue[0][2]
         if (isinstance(second, Arrival) and second.pile == first.pile and second.player != first.player
-                and (second.t - first.t) * 1000.0 < self.engine.config.touch_too_close_ms):
+                and self.engine.config.too_close((second.t - first.t) * 1000.0, (first.error, second.error))):
             return second
         return None
 

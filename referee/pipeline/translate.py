@@ -125,7 +125,7 @@ class Translator:
             return self._arrival(sighting, state, coming)
         if isinstance(sighting, PileTouched):
             if state.phase is GamePhase.ROUND_OVER:
-                return [Slap(sighting.t, sighting.player, sighting.pile, frame=sighting.frame)], None
+                return [Slap(sighting.t, sighting.player, sighting.pile, frame=sighting.frame, error=sighting.error)], None
             if state.phase is GamePhase.PLAYING:
                 return self._laid_unseen(sighting, state, coming)
             return [], None
@@ -218,7 +218,7 @@ class Translator:
         if top is not None and same_card(top, card) and state.phase is GamePhase.ROUND_OVER and sighting.player is not None:
             # once the round is over, the hand that made the pile be read again slapped it (a card of the
             # same rank laid then, from a stock or not, would be a late play of a card the rules forbid there)
-            return [Slap(sighting.t, sighting.player, sighting.pile, frame=sighting.frame)], (
+            return [Slap(sighting.t, sighting.player, sighting.pile, frame=sighting.frame, error=sighting.error)], (
                 f"{card} seen on spit pile {sighting.pile} again after the round's end at t={sighting.t:.3f}s: "
                 f"the card on top read again, {sighting.player}'s hand a slap")
         if top is not None and same_card(top, card) and not from_stock:
@@ -274,7 +274,7 @@ class Translator:
             top = state.players[player].stocks[slot].top
             if top is not None:
                 card = self._both_readings(sighting, player, slot, top)
-            landed = CardLanded(sighting.t, player, sighting.pile, card, stock=slot, frame=sighting.frame)
+            landed = CardLanded(sighting.t, player, sighting.pile, card, stock=slot, frame=sighting.frame, error=sighting.error)
             if (player, slot) in self._seen_empty and state.players[player].stocks[slot].count > 1:
                 # its slot was seen bare as the card left: nothing lay under it, whatever the deal's count said
                 return [landed, StockSeenEmpty(sighting.t, player, slot, frame=sighting.frame)], None
@@ -283,10 +283,10 @@ class Translator:
             slot = self._face_down_slot(sighting.player, state)
             if slot is not None:
                 self._remember(sighting.player, slot)
-                return [CardLanded(sighting.t, sighting.player, sighting.pile, card, stock=slot, frame=sighting.frame)], None
+                return [CardLanded(sighting.t, sighting.player, sighting.pile, card, stock=slot, frame=sighting.frame, error=sighting.error)], None
         # not a stock top of anyone (a misread card, or a missed stall): still the engine's to rule, so the
         # play that visibly happened is not lost
-        return [CardLanded(sighting.t, sighting.player, sighting.pile, card, frame=sighting.frame)], None
+        return [CardLanded(sighting.t, sighting.player, sighting.pile, card, frame=sighting.frame, error=sighting.error)], None
 
     def _both_readings(self, sighting: Arrival, player: str, slot: int, top: Card) -> Card:
         """The card that left stock `slot` of `player` and landed. A stock top with a suit names it: read
@@ -430,7 +430,7 @@ class Translator:
         slot = left[0]
         card = stocks[slot].top
         self._remember(player, slot)
-        return [CardLanded(sighting.t, player, sighting.pile, card, stock=slot, frame=sighting.frame)], (
+        return [CardLanded(sighting.t, player, sighting.pile, card, stock=slot, frame=sighting.frame, error=sighting.error)], (
             f"{player}'s hand touched spit pile {sighting.pile} at t={sighting.t:.3f}s and the pile read as before, as "
             f"{card} left {player}'s stock {slot}: {card} taken as laid there")
 

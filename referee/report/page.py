@@ -36,7 +36,8 @@ def describe(event: Event) -> str:
         return f"{d['player']} spits {d['card']} onto pile {d['pile']}"
     if kind == "touch_order":
         close = " - too close to call, best guess" if d.get("too_close") else ""
-        return f"pile {d['pile']}: {d['first']} touched first by {float(d['gap_ms']):.1f} ms{close}"
+        error = f" (± {float(d['error_ms']):.1f})" if d.get("error_ms") else ""
+        return f"pile {d['pile']}: {d['first']} touched first by {float(d['gap_ms']):.1f} ms{error}{close}"
     if kind == "slap":
         return f"{d['player']} slaps pile {d['pile']}"
     if kind == "round_end":
@@ -104,8 +105,10 @@ def write_report(folder: pathlib.Path, events: list[Event], calls: list, *, vide
         parts.append(f"<h3 id='call{number}'>{number}. t={event.t:.3f}s, frame {event.frame}: {html.escape(describe(event))}</h3>")
         if event.type is EventType.TOUCH_ORDER:
             gap = float(event["gap_ms"])
+            error = event.details.get("error_ms")
+            timing = f" (the two times may be off: the gap by about {float(error):.1f} ms)" if error else ""
             parts.append(f"<p>First touch by <b>{event['first']}</b> at t={event.t - gap / 1000:.3f}s; the other at "
-                         f"t={event.t:.3f}s; margin {gap:.1f} ms"
+                         f"t={event.t:.3f}s; margin {gap:.1f} ms{timing}"
                          f"{' &mdash; below what the camera can resolve: too close to call' if event['too_close'] else ''}.</p>")
         if not call.frames:
             parts.append("<p>(frames not kept)</p>")

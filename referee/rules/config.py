@@ -6,6 +6,8 @@ RULES.md marks with **[reading]** plus the ones this engine had to choose (marke
 
 from __future__ import annotations
 
+import math
+
 import difflib
 from dataclasses import dataclass, fields, replace
 from typing import Any, Literal, Mapping
@@ -69,6 +71,12 @@ class RulesConfig:
     #: unknown (LayoutSeen.unknown_piles) takes its first card as legal, with a notice.
     camera_tolerant: bool = False
 
+    def too_close(self, gap_ms: float, errors: tuple[float, float] = (0.0, 0.0)) -> bool:
+        """Whether two touches `gap_ms` apart are too close to tell which came first: under
+        `touch_too_close_ms`, or under the timing error of their difference (`errors`: each touch's, in
+        seconds, about one standard error; see `touch_error_ms`)."""
+        return gap_ms < max(self.touch_too_close_ms, touch_error_ms(errors))
+
     def __post_init__(self) -> None:
         choices = {
             "win_rule": ("standard", "scoring"),
@@ -109,3 +117,9 @@ class RulesConfig:
             return cls(**dict(data))
         except TypeError as error:
             raise ConfigError(f"bad rules settings: {error}") from None
+
+
+def touch_error_ms(errors: tuple[float, float]) -> float:
+    """How far off (ms) the gap between two touches may be, given how far off each may be (seconds)."""
+    return 1000.0 * math.hypot(*errors)
+

@@ -22,7 +22,7 @@ from typing import Any, Callable, Iterable
 
 from referee.errors import ObservationError
 from referee.rules.cards import Card
-from referee.rules.config import RulesConfig
+from referee.rules.config import RulesConfig, touch_error_ms
 from referee.rules.deal import spit_cards, spit_piles_in_use, stock_sizes
 from referee.rules.events import Event, EventType, place_notes
 from referee.rules.observations import (
@@ -56,6 +56,7 @@ class RulesEngine(PlayRules):
         self._cards = {"A": 26, "B": 26}
         self._scores = {"A": 0, "B": 0}
         self._slaps: dict[str, tuple[float, int]] = {}
+        self._slap_errors: dict[str, float] = {}  # how far off each slap's time may be (s)
         self._reason: str | None = None
         self._ender: str | None = None
         self._winner: str | None = None
@@ -291,7 +292,7 @@ class RulesEngine(PlayRules):
         self._no_spit_player = empty[0] if len(empty) == 1 else None
         self._spits_due = {player for player in PLAYERS if spit[player] > 0}
         self._seen = {card for player in PLAYERS for card in self._players[player].visible_tops() if card.suit}
-        self._slaps = {}
+        self._slaps, self._slap_errors = {}, {}
         self._reason = self._ender = None
 
     # ---- the end of a round and of the game --------------------------------------------------------
@@ -346,8 +347,9 @@ class RulesEngine(PlayRules):
         for player, (t, pile) in self._slaps.items():
             gap_ms = (obs.t - t) * 1000.0
             if pile == obs.pile and gap_ms <= self.config.touch_window_ms:
-                events.append(self._touch_order(obs, obs.pile, player, gap_ms))
+                events.append(self._touch_order(obs, obs.pile, player, gap_ms, (self._slap_errors[player], obs.error)))
         self._slaps[obs.player] = (obs.t, obs.pile)
+        self._slap_errors[obs.player] = obs.error
         events.append(self._event(EventType.SLAP, obs, player=obs.player, pile=obs.pile))
         if len(self._slaps) == 2:
             events += self._settle(obs)
@@ -377,9 +379,13 @@ class RulesEngine(PlayRules):
         elif twice:
             raise ObservationError(f"{describe(obs)}: {', '.join(twice)} shown in two places; a deck holds each card once")
 
-    def _touch_order(self, obs: Any, pile: int, first: str, gap_ms: float) -> Event:
+    def _touch_order(self, obs: Any, pile: int, first: str, gap_ms: float,
+                     errors: tuple[float, float] = (0.0, 0.0)) -> Event:
+        """`errors`: how far off each touch's time may be (seconds); with any, the event also says how
+        far off the gap may be (`error_ms`), and a gap under it is too close to call."""
+        margin = {"error_ms": round(touch_error_ms(errors), 1)} if any(errors) else {}
         return self._event(
             EventType.TOUCH_ORDER, obs, pile=pile, first=first, gap_ms=round(gap_ms, 3),
-            too_close=gap_ms < self.config.touch_too_close_ms,
+            too_close=self.config.too_close(gap_ms, errors), **margin,
         )
 

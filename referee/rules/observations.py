@@ -48,6 +48,11 @@ class _Observation:
     def _fail(self, problem: str) -> None:
         raise ObservationError(f"bad observation {type(self).__name__} at t={self.t!r}: {problem}")
 
+    def _check_error(self) -> None:
+        error = self.error
+        if isinstance(error, bool) or not isinstance(error, (int, float)) or not (math.isfinite(error) and error >= 0):
+            self._fail(f"error must be a finite number of seconds >= 0, got {error!r}")
+
     def _check_player(self, name: str = "player", *, optional: bool = False) -> None:
         value = getattr(self, name)
         if value is None and optional:
@@ -210,12 +215,15 @@ class CardLanded(_Observation):
     pile: int
     card: Card | str
     stock: int | None = None
+    #: seconds `t` may be off by (the camera's timing, about one standard error); 0 = exact
+    error: float = field(default=0.0, kw_only=True)
 
     def __post_init__(self) -> None:
         super().__post_init__()
         self._check_player(optional=True)
         self._check_index("pile", 1)
         self._check_index("stock", SIXTH_SLOT, optional=True)
+        self._check_error()
         self._set("card", self._card(self.card))
 
 
@@ -322,11 +330,14 @@ class Slap(_Observation):
 
     player: str
     pile: int
+    #: seconds `t` may be off by, as CardLanded's
+    error: float = field(default=0.0, kw_only=True)
 
     def __post_init__(self) -> None:
         super().__post_init__()
         self._check_player()
         self._check_index("pile", 1)
+        self._check_error()
 
 
 @dataclass(frozen=True)

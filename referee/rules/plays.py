@@ -91,7 +91,7 @@ class PlayRules:
         if last is not None and last.player not in (None, player):
             gap_ms = (obs.t - last.t) * 1000.0
             if gap_ms <= self.config.touch_window_ms:
-                events.append(self._touch_order(obs, obs.pile, last.player, gap_ms))
+                events.append(self._touch_order(obs, obs.pile, last.player, gap_ms, (last.error, obs.error)))
                 if self.config.later_card_judged_against == "old_top":
                     judged_on = last.previous_top
         legal = judged_on is not None and can_play_on(card, judged_on)
@@ -109,7 +109,7 @@ class PlayRules:
             stock.count = max(0, stock.count - 1)
             stock.top = None
         pile.push(card, ("stock", player, slot) if slot is not None else ("unknown", player, None))
-        pile.last_landing = Landing(obs.t, player, top)
+        pile.last_landing = Landing(obs.t, player, top, obs.error)
         if card.suit:
             self._seen.add(card)
         if self._players[player].stock_count == 0:

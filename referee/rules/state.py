@@ -49,6 +49,7 @@ class Landing:
     t: float
     player: str | None
     previous_top: Card | None
+    error: float = 0.0  # seconds `t` may be off by
 
 
 @dataclass

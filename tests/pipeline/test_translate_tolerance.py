@@ -306,7 +306,7 @@ def test_after_the_round_s_end_the_top_card_read_again_is_the_hand_s_slap(read_a
     engine.observe(CardLanded(1.0, "A", 0, Card.parse("5S"), frame=30))
     translator = Translator()
     found, note = translator.translate(arrival(2.0, 0, "B", read_again), engine.state)
-    assert found == [Slap(2.0, "B", 0, frame=60)] and note
+    assert found == [Slap(2.0, "B", 0, frame=60, error=0.01)] and note  # the slap as timed as the touch
     events = [event for observation in found for event in engine.observe(observation)]
     assert "play" not in [event.type.value for event in events]
 

@@ -45,12 +45,14 @@ def test_side_by_side_marks_right_wrong_missed_and_extra():
 
 
 def test_the_timeline_and_the_page_are_written(tmp_path):
-    events = TRUTH + [Event(EventType.TOUCH_ORDER, 2.0, 60, {"pile": 0, "first": "A", "gap_ms": 12.5, "too_close": True})]
+    events = TRUTH + [Event(EventType.TOUCH_ORDER, 2.0, 60, {"pile": 0, "first": "A", "gap_ms": 12.5, "too_close": True,
+                                                           "error_ms": 14.1})]
     image = timeline_image(events)
     assert image.shape[1] == 1200 and (image < 250).any()
     page = write_report(tmp_path / "r", events, [], video="game.mp4")
     html = page.read_text()
     assert "12.5 ms" in html and "too close to call" in html and "ILLEGAL" in html
+    assert "12.5 ms (± 14.1)" in html
     assert cv2.imread(str(tmp_path / "r" / "timeline.png")) is not None
 
 

@@ -347,3 +347,24 @@ def test_events_carry_the_frame_of_the_observation_they_were_ruled_from():
     second = engine.observe(CardLanded(1.1, "B", 1, "QS", frame=33))
     assert [e.frame for e in first] == [30] and [e.frame for e in second] == [33, 33]
     assert kinds(second) == ["touch_order", "play"]
+
+
+@pytest.mark.parametrize("errors_s, too_close, error_ms", [
+    ((0.0, 0.0), False, None),        # exact times (the simulator's): only the camera's half frame counts
+    ((0.005, 0.005), False, 7.1),     # each touch timed to 5 ms: 25 ms apart is told apart
+    ((0.02, 0.02), True, 28.3),       # each to 20 ms: the gap is within what the two times may be off by
+])
+def test_two_touches_closer_than_their_timing_error_are_too_close_to_call(errors_s, too_close, error_ms):
+    engine = table(a="8H - - - -", b="9S - - - -", piles="7C 2D", a_counts=(3, 0, 0, 0, 0), b_counts=(2, 0, 0, 0, 0),
+                   config=RulesConfig(touch_too_close_ms=17.0))
+    engine.observe(CardLanded(1.0, "A", 0, "8H", stock=0, error=errors_s[0]))
+    events = engine.observe(CardLanded(1.025, "B", 0, "9S", stock=0, error=errors_s[1]))
+    [order] = of_type(events, "touch_order")
+    assert order["first"] == "A" and order["gap_ms"] == pytest.approx(25.0)
+    assert order["too_close"] is too_close
+    assert order.get("error_ms") == error_ms
+
+
+def test_a_negative_timing_error_is_refused():
+    with pytest.raises(ObservationError, match="error"):
+        CardLanded(1.0, "A", 0, "8H", error=-0.01)

@@ -49,6 +49,11 @@ def estimate_touch(samples: list[tuple[int, float, float]], period: float, pixel
         return None
     frame, t_in, d_in = samples[-1]
     before = [sample for sample in samples[:-1] if sample[2] > 0]
+    while len(before) >= 2 and before[-1][2] > before[-2][2]:
+        # farther than a frame before: no approach, but the card lost under the fingers (its edge
+        # measured behind where it is) or some other part of the hand measured; the approach is the
+        # frames before it
+        before.pop()
     if not before:  # already touching in the first frame seen: the touch is somewhere in the gap before
         return TouchEstimate(t=t_in - period / 2, frame=frame, error=period / 2)
     _, t_out, d_out = before[-1]

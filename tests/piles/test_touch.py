@@ -40,6 +40,16 @@ def test_a_card_that_sped_up_at_the_last_is_timed_between_the_crossing_and_the_f
     assert estimate.error == pytest.approx(3 * PERIOD - interpolated)
 
 
+def test_a_frame_that_measures_the_card_farther_away_than_the_one_before_is_no_part_of_its_approach():
+    # 25 mm a frame, then the card's edge lost under the fingers for a frame (measured 56 mm away), then
+    # over the pile: the touch is where the approach before that frame leads, 1.13 frames after frame 3
+    samples = [(0, 0.0, 104.8), (1, PERIOD, 79.4), (2, 2 * PERIOD, 54.0), (3, 3 * PERIOD, 28.6),
+               (4, 4 * PERIOD, 56.0), (5, 5 * PERIOD, -20.4)]
+    estimate = estimate_touch(samples, PERIOD, pixel_mm=2.0)
+    assert estimate.t == pytest.approx(3 * PERIOD + PERIOD * 28.6 / 25.4)
+    assert estimate.frame == 5 and estimate.error == pytest.approx(PERIOD)  # two frames from the last apart to the touch
+
+
 def test_already_touching_when_first_seen_is_half_a_frame_uncertain():
     estimate = estimate_touch([(5, 5 / 30, -3.0)], PERIOD)
     assert estimate.t == pytest.approx(5 / 30 - PERIOD / 2)

@@ -493,4 +493,3 @@ def _pieces(mask: np.ndarray, smallest: float) -> np.ndarray:
     keep = stats[:, cv2.CC_STAT_AREA] >= smallest
     keep[0] = False
     return keep[labels]
-

@@ -15,11 +15,10 @@ import argparse
 import json
 import pathlib
 import sys
-import tempfile
 from dataclasses import replace
 
 from benchmarks.referee_accuracy import run_game, summarise, write_report
-from benchmarks.rendered import render_once
+from benchmarks.rendered import game_folder, render_once
 
 #: (seed, fps, seconds): games never used while building the arm measure
 GAMES = [(81, 30, 24.0), (82, 60, 14.0), (83, 30, 24.0), (84, 30, 24.0), (85, 30, 24.0), (86, 60, 14.0)]
@@ -43,8 +42,7 @@ def main() -> int:
     args = parser.parse_args()
     games = []
     for seed, fps, seconds in GAMES:
-        with tempfile.TemporaryDirectory() as scratch:
-            folder = args.keep / f"seed{seed}_{fps}fps_{seconds:g}s" if args.keep is not None else pathlib.Path(scratch)
+        with game_folder(args.keep, f"seed{seed}_{fps}fps_{seconds:g}s") as folder:
             render(folder, seed, fps, seconds)
             game = run_game(seed, fps, seconds, folder, args.models, use_labels=False)
         breaches = [v for v in game["violations"] if v["kind"] == "two_hands"]

@@ -33,7 +33,7 @@ import sys
 import tempfile
 import time
 
-from benchmarks.rendered import render_once
+from benchmarks.rendered import game_folder, render_once
 
 #: Games the referee was never tuned on (seeds 4, 7, 10, 11, 14 and 21 were used while developing it;
 #: `--games` runs any others). Short openings, and two long clips with stalls, slaps and a new round.
@@ -225,8 +225,7 @@ def main() -> int:
         return 0
     clips = []
     for seed, fps, seconds, start in ([] if args.quick or args.games else MID_GAME):
-        with tempfile.TemporaryDirectory() as scratch:
-            folder = args.keep / f"seed{seed}_{fps}fps_{seconds:g}s" if args.keep is not None else pathlib.Path(scratch)
+        with game_folder(args.keep, f"seed{seed}_{fps}fps_{seconds:g}s") as folder:
             render_once(folder, seed, fps, seconds)
             clip = run_game(seed, fps, seconds - start, cut_clip(folder, start), args.models, use_labels,
                             t_from=MID_GAME_SETTLING)

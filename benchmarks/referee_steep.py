@@ -14,10 +14,9 @@ import argparse
 import json
 import pathlib
 import sys
-import tempfile
 
 from benchmarks.referee_accuracy import run_game, summarise, write_report
-from benchmarks.rendered import render_once
+from benchmarks.rendered import game_folder, render_once
 
 #: (seed, fps, seconds, tilt degrees, heading degrees, height mm, deck design or None for the seed's own):
 #: seeds never used while building the referee
@@ -46,8 +45,7 @@ def main() -> int:
     args = parser.parse_args()
     games = []
     for seed, fps, seconds, tilt, heading, height, design in GAMES:
-        with tempfile.TemporaryDirectory() as scratch:
-            folder = args.keep / f"seed{seed}_{fps}fps_tilt{tilt:g}" if args.keep is not None else pathlib.Path(scratch)
+        with game_folder(args.keep, f"seed{seed}_{fps}fps_tilt{tilt:g}") as folder:
             render(folder, seed, fps, seconds, tilt, heading, height, design)
             game = run_game(seed, fps, seconds, folder, args.models, use_labels=False)
         game["tilt"] = tilt

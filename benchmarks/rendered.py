@@ -2,8 +2,22 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import pathlib
+import tempfile
+from typing import Iterator
+
+
+@contextlib.contextmanager
+def game_folder(keep: pathlib.Path | None, name: str) -> Iterator[pathlib.Path]:
+    """Where a rendered game lives while it is refereed: `keep/name`, kept for the next run, or a
+    scratch folder removed afterwards when nothing is to be kept."""
+    if keep is not None:
+        yield keep / name
+        return
+    with tempfile.TemporaryDirectory() as scratch:
+        yield pathlib.Path(scratch)
 
 
 def render_once(folder: pathlib.Path, seed: int, fps: int, seconds: float, design: str | None = None, *,

@@ -26,6 +26,7 @@ ORDER = (
     "referee_light",
     "referee_camera",
     "one_hand",
+    "touch_order",
     "referee_steep",
 )
 

@@ -116,7 +116,8 @@ def run_game(seed: int, fps: int, seconds: float, folder: pathlib.Path, models: 
     for true, got in comparison.touch_pairs:
         gap_frames = float(true["gap_ms"]) / 1000 / period
         touch_rows.append({"gap_frames": round(gap_frames, 3), "right": got is not None and got["first"] == true["first"],
-                           "found": got is not None})
+                           "found": got is not None, "too_close": got is not None and bool(got.get("too_close")),
+                           "found_gap_ms": None if got is None else got.get("gap_ms")})
     delays = [ruled - frame for frame, ruled in result.session.ruled_at if frame is not None]
     stats = result.session.stats
     return {

@@ -8,7 +8,9 @@ half of the table it crosses that edge. When both players' arms touch and merge 
 it in the previous frame. Foreground touching neither edge is a loose object: a card just let go, or a card
 that has not yet been taken into the background model; or a hand whose arm the camera cannot tell from
 the table (dark skin on dark wood): a moving hand-sized blob, not card, that what moved joins to one
-player's edge two frames running is that player's hand.
+player's edge two frames running is that player's hand. What lay loose and still, and has not moved
+since, stays loose: a card just laid on a pile is no part of the next hand that reaches it (the other player's,
+racing for the pile a few frames later), though the two touch.
 """
 
 from __future__ import annotations
@@ -60,6 +62,8 @@ class HandTracker:
         self._previous: dict[str, np.ndarray] = {player: np.zeros(shape, np.uint8) for player in PLAYERS}
         #: the floating moving blobs nobody owned in the last frame (bool mask), or None
         self._lost: np.ndarray | None = None
+        #: what lay loose and still in the last frame (uint8 0/1), or None
+        self._lying: np.ndarray | None = None
         #: what moved is joined across gaps this wide (an arm seen only by its edges): 5 view px, 10 mm
         self._bridge = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5))
 
@@ -67,7 +71,13 @@ class HandTracker:
         """Who owns which foreground. With `cardlike` (card-coloured pixels) and `moving` (pixels changed
         since the last frame): a moving blob touching no edge stays its owner's if it lay in their hand's
         place a frame ago and is not mostly card (a hand whose arm the camera does not see against the
-        table, or a hand drawn without one); not a card just let go, nor the still table a hand uncovered."""
+        table, or a hand drawn without one); not a card just let go, nor the still table a hand uncovered.
+        What lay loose and still a frame ago and has not moved since stays loose, whatever hand touches it."""
+        lying = None
+        still = None if moving is None else cv2.bitwise_not(moving) & 1
+        if still is not None and self._lying is not None:
+            lying = cv2.bitwise_and(cv2.bitwise_and(self._lying, foreground), still)
+            foreground = cv2.subtract(foreground, lying)
         count, labels = cv2.connectedComponents(foreground, connectivity=8)
         areas = np.bincount(labels.ravel(), minlength=count)  # a third of the time the stats would take
         top = set(np.unique(labels[:EDGE_ROWS])) - {0}
@@ -100,6 +110,9 @@ class HandTracker:
             blobs = kinds[labels]
         owned = {"A": (blobs == 1).view(np.uint8), "B": (blobs == 2).view(np.uint8)}
         loose = (blobs == 3).view(np.uint8)
+        if lying is not None:
+            loose = cv2.bitwise_or(loose, lying)
+        self._lying = None if still is None else cv2.bitwise_and(loose, still)
         for label in merged:
             self._split_merged(labels == label, owned)
         self._previous = owned

@@ -67,6 +67,11 @@ MIN_CARD_PIXELS = 250.0
 #: fingernail's or a knuckle's pale highlight ahead of the card is no card, and one such pixel over the
 #: pile's outline would time the touch before the card got there.
 CARD_PIECE_MM2 = 40.0
+#: A card laid on a pile while another hand is already on its way there (two players racing for the
+#: pile) leaves the pile no still moment to settle in; this many frames after the hand that laid it left,
+#: the pile's outline is taken from what changed there outside the hands (`_outline_while_busy`), so
+#: that the next card is timed touching the card it lands on, not the one that lay there before.
+LAID_OUTLINE_FRAMES = 2
 
 
 #: `shaded(rows, cols)`: uint8 mask of the white paper in a shadow in that part of the view
@@ -138,6 +143,7 @@ class PlaceTracker:
         self._still_frames = 0
         self._calm = 0.0  # running mean change of its picture from frame to frame, no hand near
         self._dirty = True  # read it as soon as it first settles
+        self._outline_due: int | None = None  # the frame at which to outline a card laid while busy
 
     # geometry -------------------------------------------------------------------------------------
     def _distances(self) -> None:
@@ -220,6 +226,8 @@ class PlaceTracker:
                 if visit is not None:
                     self._end_visit(visit, period)
                     self.finished.append(self.visits.pop(player))
+                    if visit.touch is not None or visit.frames_in_contact:
+                        self._outline_due = frame + LAID_OUTLINE_FRAMES
                 continue
             distance, card_seen, front, carried_here = measured
             busy = True
@@ -243,6 +251,9 @@ class PlaceTracker:
             if visit.touch is None and len(visit.samples) > 8:
                 del visit.samples[:-8]
         crop = self.crop(view)
+        if busy and self._outline_due is not None and frame >= self._outline_due and self.place[0] == "spit_pile":
+            self._outline_due = None
+            self._outline_while_busy(crop, owned, cardlike)
         if busy:
             self._dirty = True
             self._still_frames = 0
@@ -289,6 +300,25 @@ class PlaceTracker:
         self._settled_paper = None if cardlike is None else self._paper(cardlike)
         self._dirty = False
         return PlaceChange(self.place, frame, t, changed, visits, footprint, self.padded)
+
+    def _outline_while_busy(self, crop: np.ndarray, owned: dict[str, np.ndarray], cardlike: np.ndarray | None) -> None:
+        """The outline of a card laid while another hand is near (LAID_OUTLINE_FRAMES): what changed since
+        the place last settled, hands left out, when it is a card's worth."""
+        if self.settled_crop is None or cardlike is None:
+            return
+        hands = np.zeros(crop.shape[:2], bool)
+        for hand in owned.values():
+            hands |= hand[self.rows, self.cols] > 0
+        changed = cv2.absdiff(crop[self.inner], self.settled_crop[self.inner]).max(axis=2) > 30
+        changed = cv2.morphologyEx(changed.astype(np.uint8), cv2.MORPH_OPEN, np.ones((3, 3), np.uint8)).astype(bool)
+        difference = np.zeros(crop.shape[:2], bool)
+        difference[self.inner] = changed
+        difference &= ~hands
+        if difference[self.inner].mean() <= CHANGED_FRACTION:
+            return
+        outline = self._top_card_outline(difference, (cardlike[self.rows, self.cols] > 0) & ~hands)
+        if np.count_nonzero(outline) >= WHOLE_CARD_SHARE * np.count_nonzero(self.nominal) and self.card_corners_mm(outline) is not None:
+            self.set_footprint(outline)
 
     def settle_now(self, view: np.ndarray, frame: int, t: float, cardlike: np.ndarray | None) -> PlaceChange:
         """Settle on `view` without waiting for still frames (the video has ended)."""

@@ -66,6 +66,9 @@ class SimConfig:
     near_simultaneous_rate: float = 0.06
     #: of those, the share landing less than one 60 fps frame (16.7 ms) apart
     within_frame_share: float = 0.3
+    #: chance that a player who may time a play close to the other's (above) and can play on the pile the
+    #: other hand is heading for races for that pile (0 by default; benchmarks of touch order raise it)
+    race_rate: float = 0.0
     #: chance that a play is made with the other hand (a two_hands violation)
     two_hands_rate: float = 0.004
     #: chance, when a player has no empty slot, of laying a face-up stock card out as a sixth pile
@@ -81,7 +84,7 @@ class SimConfig:
         if self.max_seconds <= 0:
             raise ConfigError(f"max_seconds must be positive, got {self.max_seconds!r}")
         for name in ("slow_stall_rate", "slap_smaller_rate", "illegal_play_rate", "take_back_rate",
-                     "near_simultaneous_rate", "within_frame_share", "two_hands_rate", "sixth_stock_rate"):
+                     "near_simultaneous_rate", "within_frame_share", "race_rate", "two_hands_rate", "sixth_stock_rate"):
             value = getattr(self, name)
             if not 0.0 <= value <= 1.0:
                 raise ConfigError(f"{name} is a probability between 0 and 1, got {value!r}")

@@ -200,10 +200,14 @@ class GameSimulator:
         plays = table.plays(player)
         if self.rng.random() < config.illegal_play_rate:
             plays = table.wrong_plays(player) or plays
-        elif self.rng.random() >= config.near_simultaneous_rate:
-            # a player sees the other hand heading for a pile and usually leaves that pile alone
+        else:
+            # a player sees the other hand heading for a pile and usually leaves that pile alone; sometimes
+            # races for it instead
             busy = {item.info["pile"] for item in self.pending[self._other(player)] if item.action.kind is ActionKind.PLAY}
-            plays = [play for play in plays if play[2] not in busy]
+            if self.rng.random() >= config.near_simultaneous_rate:
+                plays = [play for play in plays if play[2] not in busy]
+            elif config.race_rate > 0 and self.rng.random() < config.race_rate:
+                plays = [play for play in plays if play[2] in busy] or plays
         if plays:
             self._play(player, start, self.rng.choice(plays))
             return

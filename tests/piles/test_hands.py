@@ -149,3 +149,32 @@ def test_a_hand_whose_arm_only_shows_in_what_moved_is_the_hand_of_the_edge_it_mo
         assert second.loose[145, 195] == 1 and not second.owned["A"].any() and not second.owned["B"].any()
     else:
         assert second.owned[owner][145, 195] == 1 and not second.loose.any()
+
+
+def _card_then_hand(card_moves: bool):
+    """A card lying loose and still in the middle of the table for two frames; then B's hand reaches it
+    from B's edge and touches it. `card_moves`: whether the card moves in that frame too."""
+    hands = HandTracker(SHAPE)
+    card = blank()
+    card[110:154, 180:212] = 1
+    for _ in range(2):
+        masks = hands.split(card.copy(), card.copy(), blank())
+        assert masks.loose[130, 190] == 1
+    arm = blank()
+    arm[154:300, 190:205] = 1  # up from B's edge to the card's edge
+    moving = arm | card if card_moves else arm.copy()
+    return hands.split(arm | card, card.copy(), moving), card
+
+
+def test_a_card_lying_still_is_no_part_of_the_hand_that_reaches_it():
+    # the card the other player laid on the pile a moment ago, touched by the hand racing for the pile
+    masks, card = _card_then_hand(card_moves=False)
+    assert masks.owned["B"][200, 195] == 1
+    assert not (masks.owned["B"] & card).any()
+    assert masks.loose[130, 190] == 1
+
+
+def test_a_card_moving_with_the_hand_that_touches_it_is_that_hands():
+    masks, card = _card_then_hand(card_moves=True)
+    assert (masks.owned["B"] & card).sum() == card.sum()
+    assert not masks.loose.any()

@@ -206,3 +206,31 @@ def test_the_pile_s_white_top_in_the_shadow_of_the_hand_is_no_part_of_the_card_i
     clear = tracker.signed_distance(hand, card, shaded=lambda rows, cols: shadow[rows, cols])
     assert 12.0 <= clear <= 18.0
     assert tracker.signed_distance(hand, card) < 0  # taken for the card, it would already overlap the pile
+
+
+def test_a_card_laid_while_the_other_hand_races_for_the_pile_is_the_outline_the_next_card_touches():
+    """Two players racing for one pile: A lays a card askew on it while B's hand is already coming, so
+    the pile never lies still to settle. The next card must be timed touching A's card, not the top
+    card that lay there before (which sticks out towards B: B's touch would come early)."""
+    zone = RectMM.around((150, 150), 110, 130)
+    tracker = PlaceTracker(("spit_pile", None, 0), zone, PX_PER_MM, VIEW, nominal_card=RectMM.around((150, 150), 63, 88))
+    before = np.full(VIEW + (3,), TABLE_GREY, np.uint8)
+    draw_card(before, (150, 150), -3.0, (20, 20, 20))
+    assert len(settle(tracker, before, 0)) == 1
+    laid = ((158.0, 138.0), 7.0)  # towards A, away from B
+    after = before.copy()
+    draw_card(after, *laid, (160, 40, 40))
+    a_hand, b_hand = np.zeros(VIEW, np.uint8), np.zeros(VIEW, np.uint8)
+    a_hand[0:120, 140:170] = 1  # A's hand on the card, from A's edge
+    b_hand[262:300, 140:160] = 1  # B's hand on its way, inside the place's approach margin
+    changes = []
+    for frame in range(10, 20):
+        owned = {"A": a_hand if frame < 13 else np.zeros(VIEW, np.uint8), "B": b_hand}
+        change = tracker.step(after, owned, frame, frame / 30, 1 / 30, None, card_paper(after))
+        changes += [change] if change is not None else []
+    assert not changes  # never still: B's hand is there throughout
+    truth = np.zeros(VIEW, np.uint8)
+    cv2.fillConvexPoly(truth, np.round(card_outline(*laid)).astype(np.int32), 1)
+    assert iou(tracker.footprint, truth[tracker.rows, tracker.cols].astype(bool)) > 0.85
+    # the old top's outline reached 12 mm nearer B than the laid card's does
+    assert tracker.signed_distance(b_hand) > 32.0

@@ -91,6 +91,22 @@ def test_the_simulated_players_make_the_errors_the_referee_must_catch():
         assert counts[name] > 0, name
 
 
+def test_players_racing_for_piles_land_more_cards_close_together_on_one_pile():
+    def pairs(config: SimConfig) -> int:
+        return sum(1 for seed in range(6) for event in simulate_game(seed, config=config).truth
+                   if event.type.value == "touch_order" and event.t < 60)
+
+    apart = SimConfig(near_simultaneous_rate=1.0)
+    racing = SimConfig(near_simultaneous_rate=1.0, race_rate=1.0)
+    assert pairs(racing) > pairs(apart) > 0
+
+
+def test_racing_for_piles_is_off_by_default_and_a_probability():
+    assert SimConfig().race_rate == 0.0
+    with pytest.raises(ConfigError, match="race_rate"):
+        SimConfig(race_rate=1.5)
+
+
 def test_with_no_errors_every_play_is_legal():
     config = SimConfig(illegal_play_rate=0.0, near_simultaneous_rate=0.0, two_hands_rate=0.0, sixth_stock_rate=0.0)
     for seed in range(4):

@@ -64,8 +64,10 @@ class SimConfig:
     take_back_rate: float = 0.25
     #: chance that a play is timed to land close to the other player's card on the same pile
     near_simultaneous_rate: float = 0.06
-    #: of those, the share landing less than one 60 fps frame (16.7 ms) apart
+    #: of those, the share landing less than one 60 fps frame (16.7 ms) apart ...
     within_frame_share: float = 0.3
+    #: ... and how far apart those land (seconds)
+    close_gap_s: Range = (0.001, 0.0165)
     #: chance that a player who may time a play close to the other's (above) and can play on the pile the
     #: other hand is heading for races for that pile (0 by default; benchmarks of touch order raise it)
     race_rate: float = 0.0
@@ -90,7 +92,7 @@ class SimConfig:
                 raise ConfigError(f"{name} is a probability between 0 and 1, got {value!r}")
         for name in ("think_range_s", "reach_s", "travel_s", "hold_s", "return_s", "flip_s", "player_speed",
                      "notice_s", "opening_spit_s", "stall_notice_s", "slow_stall_s", "spit_spread_s",
-                     "slap_reaction_s", "round_gap_s"):
+                     "slap_reaction_s", "round_gap_s", "close_gap_s"):
             low, high = getattr(self, name)
             if not 0.0 <= low <= high:
                 raise ConfigError(f"{name} must be a range (low, high) with 0 <= low <= high, got {(low, high)!r}")

@@ -232,10 +232,12 @@ class GameSimulator:
                  if item.action.kind is ActionKind.PLAY and item.info["pile"] == pile and item.t > start]
         if rival:
             if self.rng.random() < config.within_frame_share:
-                gap = self.rng.uniform(0.001, 0.0165)
+                gap = self.rng.uniform(*config.close_gap_s)
             else:
                 gap = self.rng.uniform(0.017, config.touch_window_ms / 1000.0 * 0.8)
             times = timing.move_touching_at(rival[0].t + self.rng.choice((-gap, gap)), earliest_start=start)
+            if times is None and config.race_rate > 0:  # racing for the pile, the player hurries to land just after
+                times = timing.move_touching_at(rival[0].t + gap, earliest_start=start, hurry=True)
         if times is None:
             times = timing.move(start)
         hand = "other" if self.rng.random() < config.two_hands_rate else "main"

@@ -35,9 +35,13 @@ class HandTiming:
         t_release = t_touch + self.draw(config.hold_s)
         return t_start, t_grab, t_touch, t_release, t_release + self.draw(config.return_s)
 
-    def move_touching_at(self, touch: float, *, earliest_start: float) -> Times | None:
-        """A card carried so that it touches at `touch`; None when the hand could not get there in time."""
-        reach, travel = self.draw(self.config.reach_s), self.draw(self.config.travel_s)
+    def move_touching_at(self, touch: float, *, earliest_start: float, hurry: bool = False) -> Times | None:
+        """A card carried so that it touches at `touch`; None when the hand could not get there in time.
+        `hurry`: as fast as this player reaches and carries (racing the other hand for a pile)."""
+        if hurry:
+            reach, travel = self.config.reach_s[0] * self.speed, self.config.travel_s[0] * self.speed
+        else:
+            reach, travel = self.draw(self.config.reach_s), self.draw(self.config.travel_s)
         t_start = touch - travel - reach
         if t_start < earliest_start:
             return None

@@ -101,6 +101,16 @@ def test_players_racing_for_piles_land_more_cards_close_together_on_one_pile():
     assert pairs(racing) > pairs(apart) > 0
 
 
+def test_cards_timed_to_land_close_together_land_within_the_close_gap():
+    config = SimConfig(near_simultaneous_rate=1.0, race_rate=1.0, within_frame_share=1.0, close_gap_s=(0.011, 0.033))
+    gaps = [event["gap_ms"] for seed in range(6) for event in simulate_game(seed, config=config).truth
+            if event.type.value == "touch_order" and event.t < 60]
+    close = [gap for gap in gaps if 11.0 <= gap <= 33.01]
+    assert len(close) >= len(gaps) / 2  # the rest: a hand that could not get there in time, or a third card
+    with pytest.raises(ConfigError, match="close_gap_s"):
+        SimConfig(close_gap_s=(0.02, 0.01))
+
+
 def test_racing_for_piles_is_off_by_default_and_a_probability():
     assert SimConfig().race_rate == 0.0
     with pytest.raises(ConfigError, match="race_rate"):

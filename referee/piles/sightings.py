@@ -46,7 +46,8 @@ class PileTouched:
 @dataclass(frozen=True)
 class StockSeen:
     """A stock slot settled showing something other than before. `turned_at`: when the hand that changed
-    it was last there (the card was turned then; the slot is seen settled only after the hand has gone)."""
+    it was last there (the card was turned then; the slot is seen settled only after the hand has gone);
+    `reached_at`: when that hand first came there (a card brought back from a pile left it before)."""
 
     t: float
     frame: int
@@ -56,6 +57,7 @@ class StockSeen:
     previous: Reading
     visited: bool
     turned_at: float | None = None
+    reached_at: float | None = None
 
 
 @dataclass(frozen=True)

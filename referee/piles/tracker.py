@@ -345,8 +345,11 @@ class TableTracker:
                 self.covered.left_stock(place.player, change.t, previous.card, came)
             if reading != previous and not self.cleared:  # on a bare table a new layout is read whole
                 last_there = max((sample[1] for visit in change.visits for sample in visit.samples), default=None)
+                reached = min((visit.touch.t if visit.touch is not None else visit.samples[0][1]
+                               for visit in change.visits if visit.samples), default=None)
                 return [StockSeen(change.t, change.frame, place.player, place.index, reading, previous, bool(change.visits),
-                                  turned_at=None if last_there is None else min(last_there, change.t))]
+                                  turned_at=None if last_there is None else min(last_there, change.t),
+                                  reached_at=None if reached is None else min(reached, change.t))]
         return []
 
     def _pile_change(self, place: Place, change: PlaceChange, frame: Frame, owner_player: str | None = None) -> list[Sighting]:

@@ -46,6 +46,10 @@ MOVE_SECONDS = 1.0
 #: A card landing whose reading fits more than one stock top waits this long (s, of the video) for the
 #: stocks to show which of them lost its top: a stock is seen again once the hand has left it.
 STOCK_AHEAD_SECONDS = 0.6
+#: A card a player laid on a spit pile and seen back on one of their stocks within this many seconds was
+#: taken back (`Translator._taken_back_to_stock`): when the other player lays a card on the pile at
+#: once, the pile never shows the card under it again, but the stock shows the card come back.
+TAKE_BACK_SECONDS = 3.0
 #: A card read this unsurely on one pile, as the same hand lays a card on the other pile within
 #: PASSING_SECONDS, and whose stock is not seen losing it, was the arm reaching across, not a play.
 PASSING_BELOW = 0.5
@@ -78,6 +82,8 @@ class Translator:
         self._stock_readings: dict[tuple[str, int], Reading] = {}
         # when a card was last seen landing or a stock seen changing
         self._table_changed = 0.0
+        # the cards seen laid on the spit piles this round by a known player, (t, player, pile, card), the last few
+        self._played: list[tuple[float, str, int, Card]] = []
 
     def translate(self, sighting: Sighting, state: EngineState,
                   coming: Sequence[Sighting] = ()) -> tuple[list[object], str | None]:
@@ -148,6 +154,7 @@ class Translator:
                 return [], None  # a bare table: wait for a layout
             self._played_from = {player: [] for player in PLAYERS}
             self._under = {0: [], 1: []}
+            self._played = []
             self._seen_empty = set()
             self._reread = {}
             return [RoundLaidOut(sighting.t, tops, frame=sighting.frame)], None
@@ -181,6 +188,8 @@ class Translator:
             if isinstance(observation, (CardLanded, SpitTurned)):
                 self._under[sighting.pile].append(state.pile_tops[sighting.pile])
                 del self._under[sighting.pile][:-8]
+            if isinstance(observation, CardLanded) and observation.player is not None:
+                self._played = self._played[-7:] + [(observation.t, observation.player, observation.pile, observation.card)]
         return observations, note
 
     def _taken_back(self, sighting: Arrival, state: EngineState) -> CardTakenBack | None:
@@ -198,7 +207,27 @@ class Translator:
         if state.phase not in (GamePhase.PLAYING, GamePhase.STALLED, GamePhase.ROUND_OVER):
             return None
         under.pop()
+        self._played = [laid for laid in self._played if not (laid[2] == sighting.pile and same_card(laid[3], top))]
         return CardTakenBack(sighting.t, None, sighting.pile, top, frame=sighting.frame)
+
+    def _taken_back_to_stock(self, sighting: StockSeen, state: EngineState) -> CardTakenBack | None:
+        """A card the player laid on a spit pile a moment ago (TAKE_BACK_SECONDS) seen back on one of
+        their stocks, where their hand just was: lifted back off the pile, though the pile may never have
+        shown the card under it again (the other player's next card laid on it at once)."""
+        card = sighting.reading.card
+        if not sighting.visited or card is None or card.suit is None or state.phase is not GamePhase.PLAYING:
+            return None
+        if any(stock.top is not None and same_card(stock.top, card) for player in PLAYERS for stock in state.players[player].stocks):
+            return None
+        for number in range(len(self._played) - 1, -1, -1):
+            t, player, pile, laid = self._played[number]
+            if player == sighting.player and same_card(laid, card) and 0 < sighting.t - t <= TAKE_BACK_SECONDS:
+                del self._played[number]
+                # it left the pile before the hand brought it back (when it reached the stock)
+                back = next((at for at in (sighting.reached_at, sighting.turned_at) if at is not None), sighting.t)
+                lifted = max(t, back)
+                return CardTakenBack(lifted, player, pile, laid, to_stock=sighting.slot, frame=sighting.frame)
+        return None
 
     def _arrival_observations(self, sighting: Arrival, state: EngineState, coming: Sequence[Sighting] = ()):
         if sighting.card is None:
@@ -505,6 +534,9 @@ class Translator:
         self._reread.pop((player, slot), None)
         if here is not None and here.top is not None and same_card(here.top, card):
             return [], None
+        taken_back = self._taken_back_to_stock(sighting, state)
+        if taken_back is not None:
+            return [taken_back], None
         sources = [index for index, stock in enumerate(stocks)
                    if index != slot and stock.top is not None and same_card(stock.top, card)]
         if here is None or here.count == 0:

@@ -289,11 +289,16 @@ class PlayRules:
 
     def _card_taken_back(self: "RulesEngine", obs: CardTakenBack) -> list[Event]:
         pile = self._piles[obs.pile]
-        if self._phase is GamePhase.WAITING_FOR_LAYOUT or pile.top is None or not same_card(pile.top, obs.card):
+        at = len(pile.cards) - 1
+        if self.config.camera_tolerant and pile.top is not None and not same_card(pile.top, obs.card):
+            # seen lifted only after another card lay on it: the camera saw the next card land first (the
+            # other player's, laid on the pile the moment it was lifted); it leaves from under that card
+            at = next((index for index in range(len(pile.cards) - 2, -1, -1) if same_card(pile.cards[index], obs.card)), at)
+        if self._phase is GamePhase.WAITING_FOR_LAYOUT or pile.top is None or not same_card(pile.cards[at], obs.card):
             raise ObservationError(
                 f"{describe(obs)}: {obs.card} is not the top of spit pile {obs.pile} (top: {pile.top}); only a top card can be lifted"
             )
-        kind, owner, slot = pile.sources[-1]
+        kind, owner, slot = pile.sources[at]
         player = obs.player or owner or None
         if player not in PLAYERS:
             raise ObservationError(f"{describe(obs)}: who took {obs.card} back is not known; give the player")
@@ -305,11 +310,12 @@ class PlayRules:
         events = [self._event(EventType.VIOLATION, obs, player=player, kind="take_back")]
         if self._phase is GamePhase.ROUND_OVER:
             return events  # the round's end stands; the card is called, not counted back
-        lifted = obs.card if obs.card.suit else pile.cards[-1]
-        pile.cards.pop()
-        pile.sources.pop()
+        lifted = obs.card if obs.card.suit else pile.cards[at]
+        pile.cards.pop(at)
+        pile.sources.pop(at)
         pile.count -= 1
-        pile.last_landing = None
+        if at == len(pile.cards):
+            pile.last_landing = None
         table = self._players[owner]
         if kind == "spit":
             table.spit_count += 1

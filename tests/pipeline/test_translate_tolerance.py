@@ -348,3 +348,29 @@ def test_a_stall_seen_once_the_stocks_are_left_alone_is_dated_when_play_stopped(
     (stall,) = [e for kind, e in events if kind == "stall"]
     assert stall.t == 1.0 and stall.frame == 39
     assert [e.t for _, e in events if hasattr(e, "t")] == sorted(e.t for _, e in events if hasattr(e, "t"))
+
+
+def _racing_take_back(visited: bool):
+    # A lays 5D on 5S (illegal) from stock 1 and lifts it straight back; B's 6S lands on the pile at once,
+    # so the pile never shows the 5S again; A's stock 1 shows the 5D back where A's hand just was
+    sightings = [layout_read((card("5S"), card("KC")), a="2H 5D 9D JC KH", b="3C 6S 10S QS AH"),
+                 arrival(1.0, 0, "A", "5D"),
+                 StockSeen(1.2, 36, "A", 1, BACK, card("5D"), True, turned_at=1.1),
+                 arrival(1.3, 0, "B", "6S"),
+                 StockSeen(1.7, 51, "A", 1, card("5D"), BACK, visited, turned_at=1.5, reached_at=1.35)]
+    return referee(sightings)
+
+
+def test_a_card_seen_back_on_its_players_stock_was_taken_back_though_the_pile_never_showed_the_card_under_it():
+    events, _, engine = _racing_take_back(visited=True)
+    assert plays(events)[:2] == [("A", 0, "5D", "5S", False), ("B", 0, "6S", "5D", True)]
+    violations = [(e["player"], e["kind"], e.t) for kind, e in events if kind == "violation"]
+    assert violations == [("A", "take_back", 1.35)]  # when the hand brought it back to the stock
+    assert engine.state.pile_tops[0] == Card.parse("6S") and engine.state.pile_counts[0] == 2
+    assert engine.state.players["A"].stocks[1].top == Card.parse("5D")
+    assert not [e for kind, e in events if kind == "notice" and "already seen" in e["message"]]
+
+
+def test_a_card_seen_on_a_stock_no_hand_went_to_is_no_take_back():
+    events, _, _ = _racing_take_back(visited=False)
+    assert not [e for kind, e in events if kind == "violation"]

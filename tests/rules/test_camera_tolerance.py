@@ -8,10 +8,12 @@ which must still refuse it.
 import pytest
 
 from referee.errors import ObservationError
+from referee.rules.cards import Card
 from referee.rules.config import RulesConfig
 from referee.rules.engine import RulesEngine
 from referee.rules.observations import (
-    CardLanded, LayoutSeen, RoundLaidOut, SpitTurned, StockSeenEmpty, StockSeenFaceDown, StocksSettled, StockTurnedUp,
+    CardLanded, CardTakenBack, LayoutSeen, RoundLaidOut, SpitTurned, StockSeenEmpty, StockSeenFaceDown, StocksSettled,
+    StockTurnedUp,
 )
 from referee.rules.state import GamePhase
 
@@ -308,3 +310,18 @@ def test_a_stall_left_by_a_card_turned_up_is_dated_when_it_was_turned(since, sta
     assert not kinds(engine.events[1:])  # waiting for A's face-down card
     events = engine.observe(StockTurnedUp(2.0, "A", 4, "KH", stalled_since=since))
     assert kinds(events) == ["stall"] and events[0].t == stall_at
+
+
+def test_a_card_lifted_from_under_the_next_one_is_a_take_back_for_the_camera_and_impossible_otherwise():
+    # A's 5S lands on 4C (legal), B's 6D on it at once; the camera sees A's 5S lifted only after the 6D lay
+    # on it (the 6D landed as it left): the 5S goes back to A's stock from under the 6D
+    observations = [CardLanded(1.0, "A", 0, "5S"), CardLanded(1.05, "B", 0, "6D"), CardTakenBack(1.4, "A", 0, "5S", to_stock=1)]
+    camera = table(config=RulesConfig().for_camera(), a_counts=(1, 2, 1, 1, 1))
+    events = [event for observation in observations for event in camera.observe(observation)]
+    assert [(e.type.value, e.get("player"), e.get("kind")) for e in events][-1] == ("violation", "A", "take_back")
+    assert camera.state.pile_tops[0] == Card.parse("6D") and camera.state.players["A"].stocks[1].top == Card.parse("5S")
+    strict = table(a_counts=(1, 2, 1, 1, 1))
+    for observation in observations[:2]:
+        strict.observe(observation)
+    with pytest.raises(ObservationError, match="not the top of spit pile 0"):
+        strict.observe(observations[2])

@@ -67,6 +67,13 @@ MIN_CARD_PIXELS = 250.0
 #: fingernail's or a knuckle's pale highlight ahead of the card is no card, and one such pixel over the
 #: pile's outline would time the touch before the card got there.
 CARD_PIECE_MM2 = 40.0
+#: Both players slapping one pile: the second hand comes down on the first, so what lies over the pile
+#: is the first's. A hand that stops within ON_HAND_MM of the pile's outline (a hand's thickness and the
+#: split between the two) for ON_HAND_FRAMES frames, moving under STILL_HAND_MM a frame, while the other
+#: player's hand lies on the pile, came down on it (`PlaceTracker._on_the_other_hand`).
+ON_HAND_MM = 30.0
+ON_HAND_FRAMES = 2
+STILL_HAND_MM = 3.0
 #: A card laid on a pile while another hand is already on its way there (two players racing for the
 #: pile) leaves the pile no still moment to settle in; this many frames after the hand that laid it left,
 #: the pile's outline is taken from what changed there outside the hands (`_outline_while_busy`), so
@@ -96,6 +103,10 @@ class Visit:
     last_front: tuple[float, float] | None = None
     fronts: list[tuple[float, float]] = field(default_factory=list)  # mm, in the place's padded crop
     card_seen: bool = False
+    #: frames running it has lain still on the other player's hand over the place (`_on_the_other_hand`),
+    #: and when it came down there
+    on_hand: int = 0
+    through_hand: TouchEstimate | None = None
     #: (frame, t, bool mask in the place's padded crop) of the card seen in the hand, the last few frames
     cards: list[tuple[int, float, np.ndarray]] = field(default_factory=list)
     #: where the arm came from in the first frames of contact (`arms.arm_offset`, mm from the seat)
@@ -242,6 +253,11 @@ class PlaceTracker:
             self._follow(visit, frame, t, distance, front)
             if distance > 0:
                 visit.card_seen = card_seen  # what the hand carried up to the moment it reached the pile
+                visit.on_hand = visit.on_hand + 1 if self._on_the_other_hand(visit, distance) else 0
+                if visit.on_hand >= ON_HAND_FRAMES and visit.through_hand is None:
+                    # come down on the other player's hand, which lies on the pile (a slap on the same pile):
+                    # it touched the pile through that hand, where it came to rest
+                    visit.through_hand = self._stop_touch(visit, period, near=ON_HAND_MM) or TouchEstimate(t, frame, period)
             else:
                 visit.frames_in_contact += 1
                 if visit.touch is None:
@@ -294,7 +310,7 @@ class PlaceTracker:
             changed = changed_here.mean() > CHANGED_FRACTION
             if changed:
                 footprint = self._top_card_outline(difference, cardlike)
-        visits = tuple(visit for visit in self.finished if visit.touch is not None or visit.frames_in_contact)
+        visits = tuple(visit for visit in self.finished if visit.touch is not None or visit.frames_in_contact or visit.through_hand)
         self.finished = []
         self.settled_crop = crop.copy()
         self._settled_paper = None if cardlike is None else self._paper(cardlike)
@@ -375,17 +391,28 @@ class PlaceTracker:
                 return estimate_touch(samples[-6:], period, 1.0 / self.px_per_mm)
         return None
 
-    def _stop_touch(self, visit: Visit, period: float) -> TouchEstimate | None:
-        """A hand whose card is hidden under it: the touch is where its approach comes to rest on the pile."""
-        near = [index for index, distance in enumerate(visit.track_distance) if distance <= NEAR_MM]
-        if not near:
+    def _stop_touch(self, visit: Visit, period: float, near: float = 0.0) -> TouchEstimate | None:
+        """A hand whose card is hidden under it: the touch is where its approach comes to rest on the pile
+        (within `near` mm of its outline, NEAR_MM by default)."""
+        near = near or NEAR_MM
+        close = [index for index, distance in enumerate(visit.track_distance) if distance <= near]
+        if not close:
             return None
-        start = max(0, near[0] - 2)
+        start = max(0, close[0] - 2)
         track = visit.track[start:]
         stop = find_stop(track)
-        if stop is None or visit.track_distance[start + stop] > NEAR_MM:
+        if stop is None or visit.track_distance[start + stop] > near:
             return None
         return estimate_stop(track, stop, period)
+
+    def _on_the_other_hand(self, visit: Visit, distance: float) -> bool:
+        """A hand still just off the pile (ON_HAND_MM) that never touched it, while the other player's hand
+        lies on it: come down on that hand. Only the rulings know whether that is a slap (the round is
+        over) or a hand waiting its turn (`PileTouched.through_hand`)."""
+        other = next((seen for player, seen in self.visits.items() if player != visit.player), None)
+        if other is None or not other.frames_in_contact or visit.touch is not None or distance > ON_HAND_MM:
+            return False
+        return len(visit.track) >= 2 and visit.track[-1][2] - visit.track[-2][2] <= STILL_HAND_MM
 
     def _end_visit(self, visit: Visit, period: float) -> None:
         # a hand seen carrying a card that overlapped the outline touched it; a hand hiding its card that

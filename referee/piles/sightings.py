@@ -34,13 +34,15 @@ class Arrival:
 @dataclass(frozen=True)
 class PileTouched:
     """A hand touched a spit pile and left no new card there (a slap, or a nudge). `t`: when it came to
-    rest there (a slap landing), else when it first overlapped the pile."""
+    rest there (a slap landing), else when it first overlapped the pile. `through_hand`: it came down on
+    the other player's hand lying on the pile (a slap on the same pile, or a hand waiting its turn)."""
 
     t: float
     frame: int
     pile: int
     player: str
     error: float
+    through_hand: bool = False
 
 
 @dataclass(frozen=True)

@@ -383,8 +383,11 @@ class TableTracker:
             # a hand that laid nothing (a slap) is timed where it came to rest: it lands flat, and its outline
             # crosses the pile's well before the palm lands
             landed = [self.places[place].resting_touch(v, self.period) or v.touch for v in visits]
-            return sorted((PileTouched(when.t, when.frame, place.index, v.player, when.error) for v, when in zip(visits, landed)),
-                          key=lambda touched: touched.t)
+            touched = [PileTouched(when.t, when.frame, place.index, v.player, when.error) for v, when in zip(visits, landed)]
+            touched += [PileTouched(v.through_hand.t, v.through_hand.frame, place.index, v.player, v.through_hand.error, through_hand=True)
+                        for v in change.visits if v.touch is None and v.through_hand is not None
+                        and v.player not in {other.player for other in visits}]
+            return sorted(touched, key=lambda touch: touch.t)
         if not visits:
             # a card appeared with no hand seen (the hand hidden, or frames dropped): time it by the settle
             return [Arrival(change.t - 3 * self.period, change.frame, place.index, None, reading.card,

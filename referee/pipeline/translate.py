@@ -132,7 +132,7 @@ class Translator:
         if isinstance(sighting, PileTouched):
             if state.phase is GamePhase.ROUND_OVER:
                 return [Slap(sighting.t, sighting.player, sighting.pile, frame=sighting.frame, error=sighting.error)], None
-            if state.phase is GamePhase.PLAYING:
+            if state.phase is GamePhase.PLAYING and not sighting.through_hand:
                 return self._laid_unseen(sighting, state, coming)
             return [], None
         if isinstance(sighting, StockSeen):

@@ -234,3 +234,34 @@ def test_a_card_laid_while_the_other_hand_races_for_the_pile_is_the_outline_the_
     assert iou(tracker.footprint, truth[tracker.rows, tracker.cols].astype(bool)) > 0.85
     # the old top's outline reached 12 mm nearer B than the laid card's does
     assert tracker.signed_distance(b_hand) > 32.0
+
+
+def _slaps_on_one_pile(first_on_pile: bool):
+    """B's hand slapped flat on the pile; A's hand comes down on it a moment later and stops there, just
+    off the pile's outline (what lies over the pile is B's hand). `first_on_pile`: whether B's hand is
+    on the pile at all (else it stops short of it too)."""
+    zone = RectMM.around((150, 150), 110, 130)
+    tracker = PlaceTracker(("spit_pile", None, 0), zone, PX_PER_MM, VIEW, nominal_card=RectMM.around((150, 150), 63, 88))
+    view = np.full(VIEW + (3,), TABLE_GREY, np.uint8)
+    draw_card(view, (150, 150), 0.0, (20, 20, 20))
+    assert len(settle(tracker, view, 0)) == 1
+    b_hand = np.zeros(VIEW, np.uint8)
+    b_hand[140 if first_on_pile else 210:300, 120:180] = 1  # from B's edge, over the pile's lower half
+    a_stops = [40, 70, 90, 90, 90, 90, 90]                  # A's fingertips (row), from A's edge: stops at 90
+    for number, reach in enumerate(a_stops):
+        a_hand = np.zeros(VIEW, np.uint8)
+        a_hand[0:reach, 125:175] = 1
+        owned = {"A": a_hand, "B": b_hand}
+        tracker.step(view, owned, 10 + number, (10 + number) / 30, 1 / 30, None, card_paper(view))
+    return tracker.visits["A"]
+
+
+def test_a_hand_come_down_on_the_other_players_hand_on_the_pile_touched_it_through_that_hand():
+    visit = _slaps_on_one_pile(first_on_pile=True)
+    assert visit.touch is None and visit.through_hand is not None
+    assert 11 / 30 <= visit.through_hand.t <= 13 / 30  # where it came to rest
+
+
+def test_a_hand_stopping_short_of_a_pile_no_hand_is_on_touched_nothing():
+    visit = _slaps_on_one_pile(first_on_pile=False)
+    assert visit.touch is None and visit.through_hand is None

@@ -5,7 +5,7 @@ import pytest
 
 from referee.capture.frames import Frame
 from referee.piles.reading import Reading
-from referee.piles.sightings import Arrival, LayoutRead, StockSeen, TableQuiet
+from referee.piles.sightings import Arrival, LayoutRead, PileTouched, StockSeen, TableQuiet
 from referee.pipeline.session import RefereeSession
 from referee.pipeline.translate import Translator
 from referee.rules.cards import Card
@@ -374,3 +374,14 @@ def test_a_card_seen_back_on_its_players_stock_was_taken_back_though_the_pile_ne
 def test_a_card_seen_on_a_stock_no_hand_went_to_is_no_take_back():
     events, _, _ = _racing_take_back(visited=False)
     assert not [e for kind, e in events if kind == "violation"]
+
+
+@pytest.mark.parametrize("through_hand, laid", [(False, [("B", 0, "10S", "9D", True)]), (True, [])])
+def test_a_hand_come_down_on_the_other_players_hand_in_play_is_no_card_laid_unseen(through_hand, laid):
+    # B's 10S left B's stock; B's hand touching the pile laid it there unseen; B's hand resting on A's
+    # over the pile touched nothing (in play it waits its turn; after the round's end it slapped)
+    sightings = [layout_read((card("8H"), card("KC"))), arrival(1.0, 0, "A", "9D"),
+                 StockSeen(1.15, 34, "B", 2, BACK, card("10S"), True),
+                 PileTouched(1.2, 36, 0, "B", 0.01, through_hand=through_hand)]
+    events, _, _ = referee(sightings)
+    assert plays(events) == [("A", 0, "9D", "8H", True)] + laid

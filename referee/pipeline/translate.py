@@ -46,6 +46,10 @@ MOVE_SECONDS = 1.0
 #: A card landing whose reading fits more than one stock top waits this long (s, of the video) for the
 #: stocks to show which of them lost its top: a stock is seen again once the hand has left it.
 STOCK_AHEAD_SECONDS = 0.6
+#: How far off (s, about one standard error) a slap's time is at least, whatever its fit says: a slap's
+#: last centimetres are straight down, which a camera above barely sees. Measured on 16 slaps of the
+#: rendered benchmarks (session 15): -100 to +224 ms off, 74 ms median, where the fit claimed about 7.
+SLAP_ERROR_S = 0.075
 #: A card a player laid on a spit pile and seen back on one of their stocks within this many seconds was
 #: taken back (`Translator._taken_back_to_stock`): when the other player lays a card on the pile at
 #: once, the pile never shows the card under it again, but the stock shows the card come back.
@@ -131,7 +135,8 @@ class Translator:
             return self._arrival(sighting, state, coming)
         if isinstance(sighting, PileTouched):
             if state.phase is GamePhase.ROUND_OVER:
-                return [Slap(sighting.t, sighting.player, sighting.pile, frame=sighting.frame, error=sighting.error)], None
+                return [Slap(sighting.t, sighting.player, sighting.pile, frame=sighting.frame,
+                             error=max(sighting.error, SLAP_ERROR_S))], None
             if state.phase is GamePhase.PLAYING and not sighting.through_hand:
                 return self._laid_unseen(sighting, state, coming)
             return [], None
@@ -247,7 +252,8 @@ class Translator:
         if top is not None and same_card(top, card) and state.phase is GamePhase.ROUND_OVER and sighting.player is not None:
             # once the round is over, the hand that made the pile be read again slapped it (a card of the
             # same rank laid then, from a stock or not, would be a late play of a card the rules forbid there)
-            return [Slap(sighting.t, sighting.player, sighting.pile, frame=sighting.frame, error=sighting.error)], (
+            slap = Slap(sighting.t, sighting.player, sighting.pile, frame=sighting.frame, error=max(sighting.error, SLAP_ERROR_S))
+            return [slap], (
                 f"{card} seen on spit pile {sighting.pile} again after the round's end at t={sighting.t:.3f}s: "
                 f"the card on top read again, {sighting.player}'s hand a slap")
         if top is not None and same_card(top, card) and not from_stock:

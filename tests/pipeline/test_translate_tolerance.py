@@ -7,7 +7,7 @@ from referee.capture.frames import Frame
 from referee.piles.reading import Reading
 from referee.piles.sightings import Arrival, LayoutRead, PileTouched, StockSeen, TableQuiet
 from referee.pipeline.session import RefereeSession
-from referee.pipeline.translate import Translator
+from referee.pipeline.translate import SLAP_ERROR_S, Translator
 from referee.rules.cards import Card
 from referee.rules.config import RulesConfig
 from referee.rules.engine import RulesEngine
@@ -306,7 +306,7 @@ def test_after_the_round_s_end_the_top_card_read_again_is_the_hand_s_slap(read_a
     engine.observe(CardLanded(1.0, "A", 0, Card.parse("5S"), frame=30))
     translator = Translator()
     found, note = translator.translate(arrival(2.0, 0, "B", read_again), engine.state)
-    assert found == [Slap(2.0, "B", 0, frame=60, error=0.01)] and note  # the slap as timed as the touch
+    assert found == [Slap(2.0, "B", 0, frame=60, error=SLAP_ERROR_S)] and note  # the slap as timed as the touch, as unsure as a slap
     events = [event for observation in found for event in engine.observe(observation)]
     assert "play" not in [event.type.value for event in events]
 
@@ -385,3 +385,20 @@ def test_a_hand_come_down_on_the_other_players_hand_in_play_is_no_card_laid_unse
                  PileTouched(1.2, 36, 0, "B", 0.01, through_hand=through_hand)]
     events, _, _ = referee(sightings)
     assert plays(events) == [("A", 0, "9D", "8H", True)] + laid
+
+
+def test_two_slaps_on_one_pile_closer_than_slaps_can_be_timed_are_called_too_close():
+    # the fits claim 5 ms each; a slap's time is never surer than SLAP_ERROR_S (its last move is straight down)
+    from referee.rules.observations import CardLanded
+    from tests.rules.tables import table
+
+    engine = table(a="- 5S - - -", b="3C 6H 10S QS AH", piles="4C 8H", config=RulesConfig().for_camera())
+    engine.observe(CardLanded(1.0, "A", 0, Card.parse("5S"), frame=30))
+    translator = Translator()
+    events = []
+    for sighting in (PileTouched(2.0, 60, 1, "B", 0.005), PileTouched(2.06, 62, 1, "A", 0.005, through_hand=True)):
+        found, _ = translator.translate(sighting, engine.state)
+        events += [event for observation in found for event in engine.observe(observation)]
+    (order,) = [event for event in events if event.type.value == "touch_order"]
+    assert order["first"] == "B" and order["too_close"] and order["error_ms"] > 60.0
+    assert [event["takes"] for event in events if event.type.value == "round_end"] == [{"B": 1, "A": 0}]

@@ -11,14 +11,13 @@ Results go to stdout and to benchmarks/results/one_hand.json.
 
 from __future__ import annotations
 
-import argparse
 import json
 import pathlib
 import sys
 from dataclasses import replace
 
-from benchmarks.referee_accuracy import run_game, summarise, write_report
-from benchmarks.rendered import game_folder, render_once
+from benchmarks.referee_accuracy import refereed_games, summarise, variant_arguments, write_report
+from benchmarks.rendered import render_once
 
 #: (seed, fps, seconds): games never used while building the arm measure
 GAMES = [(81, 30, 24.0), (82, 60, 14.0), (83, 30, 24.0), (84, 30, 24.0), (85, 30, 24.0), (86, 60, 14.0)]
@@ -35,16 +34,9 @@ def render(folder: pathlib.Path, seed: int, fps: int, seconds: float) -> None:
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--models", help="recognition models folder; default: the shipped models/")
-    parser.add_argument("--keep", type=pathlib.Path, default=None, help="keep the rendered games here and reuse them")
-    parser.add_argument("--out", type=pathlib.Path, default=pathlib.Path(__file__).parent / "results" / "one_hand.json")
-    args = parser.parse_args()
+    args = variant_arguments(__doc__, "one_hand")
     games = []
-    for seed, fps, seconds in GAMES:
-        with game_folder(args.keep, f"seed{seed}_{fps}fps_{seconds:g}s") as folder:
-            render(folder, seed, fps, seconds)
-            game = run_game(seed, fps, seconds, folder, args.models, use_labels=False)
+    for game in refereed_games(GAMES, render, args.models, args.keep):
         breaches = [v for v in game["violations"] if v["kind"] == "two_hands"]
         game["two_hands"] = len(breaches)
         game["two_hands_found"] = sum(v["found"] for v in breaches)

@@ -32,6 +32,7 @@ import statistics
 import sys
 import tempfile
 import time
+from typing import Callable, Iterator
 
 from benchmarks.rendered import game_folder, render_once
 
@@ -99,7 +100,7 @@ def run_game(seed: int, fps: int, seconds: float, folder: pathlib.Path, models: 
     from referee.pipeline.label_namer import LabelNamer
     from referee.pipeline.run import load_namer, replay
     from referee.report.compare import compare
-    from referee.rules.events import EventType, read_event_log
+    from referee.rules.events import read_event_log
 
     started = time.perf_counter()
     design = render_once(folder, seed, fps, seconds)  # kept from an earlier run with --keep
@@ -238,6 +239,26 @@ def main() -> int:
         summary["mid_game_clips"] = summarise(clips)
     write_report(args.out, summary, games, mid_game_clips=clips)
     return 0
+
+
+def variant_arguments(description: str, name: str) -> argparse.Namespace:
+    """The options of a benchmark of its own rendered games refereed with the models (`one_hand`,
+    `touch_order`, `referee_steep`): --models, --keep, and --out (default results/NAME.json)."""
+    parser = argparse.ArgumentParser(description=description, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--models", help="recognition models folder; default: the shipped models/")
+    parser.add_argument("--keep", type=pathlib.Path, default=None, help="keep the rendered games here and reuse them")
+    parser.add_argument("--out", type=pathlib.Path, default=pathlib.Path(__file__).parent / "results" / f"{name}.json")
+    return parser.parse_args()
+
+
+def refereed_games(games: list[tuple[int, int, float]], render: Callable[[pathlib.Path, int, int, float], None],
+                   models: str | None, keep: pathlib.Path | None) -> Iterator[dict]:
+    """Each (seed, fps, seconds) of `games` rendered by `render(folder, seed, fps, seconds)` (kept under
+    `keep`, or in a scratch folder) and refereed with the models: `run_game`'s scores, game by game."""
+    for seed, fps, seconds in games:
+        with game_folder(keep, f"seed{seed}_{fps}fps_{seconds:g}s") as folder:
+            render(folder, seed, fps, seconds)
+            yield run_game(seed, fps, seconds, folder, models, use_labels=False)
 
 
 def write_report(out: pathlib.Path, summary: dict, games: list[dict], **more) -> None:

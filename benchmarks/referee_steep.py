@@ -10,12 +10,11 @@ Results go to stdout and to benchmarks/results/referee_steep.json.
 
 from __future__ import annotations
 
-import argparse
 import json
 import pathlib
 import sys
 
-from benchmarks.referee_accuracy import run_game, summarise, write_report
+from benchmarks.referee_accuracy import run_game, summarise, variant_arguments, write_report
 from benchmarks.rendered import game_folder, render_once
 
 #: (seed, fps, seconds, tilt degrees, heading degrees, height mm, deck design or None for the seed's own):
@@ -38,11 +37,7 @@ def render(folder: pathlib.Path, seed: int, fps: int, seconds: float, tilt: floa
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--models", help="recognition models folder; default: the shipped models/")
-    parser.add_argument("--keep", type=pathlib.Path, default=None, help="keep the rendered games here and reuse them")
-    parser.add_argument("--out", type=pathlib.Path, default=pathlib.Path(__file__).parent / "results" / "referee_steep.json")
-    args = parser.parse_args()
+    args = variant_arguments(__doc__, "referee_steep")
     games = []
     for seed, fps, seconds, tilt, heading, height, design in GAMES:
         with game_folder(args.keep, f"seed{seed}_{fps}fps_tilt{tilt:g}") as folder:

@@ -17,14 +17,13 @@ Results go to stdout and to benchmarks/results/touch_order.json.
 
 from __future__ import annotations
 
-import argparse
 import json
 import pathlib
 import sys
 from dataclasses import replace
 
-from benchmarks.referee_accuracy import run_game, summarise, write_report
-from benchmarks.rendered import game_folder, render_once
+from benchmarks.referee_accuracy import refereed_games, summarise, variant_arguments, write_report
+from benchmarks.rendered import render_once
 
 #: (seed, fps, seconds): games never used while building the touch timing
 GAMES = [(seed, 30, 40.0) if seed % 2 else (seed, 60, 24.0) for seed in range(121, 131)]
@@ -63,16 +62,9 @@ def by_gap(pairs: list[dict]) -> dict:
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--models", help="recognition models folder; default: the shipped models/")
-    parser.add_argument("--keep", type=pathlib.Path, default=None, help="keep the rendered games here and reuse them")
-    parser.add_argument("--out", type=pathlib.Path, default=pathlib.Path(__file__).parent / "results" / "touch_order.json")
-    args = parser.parse_args()
+    args = variant_arguments(__doc__, "touch_order")
     games = []
-    for seed, fps, seconds in GAMES:
-        with game_folder(args.keep, f"seed{seed}_{fps}fps_{seconds:g}s") as folder:
-            render(folder, seed, fps, seconds)
-            game = run_game(seed, fps, seconds, folder, args.models, use_labels=False)
+    for game in refereed_games(GAMES, render, args.models, args.keep):
         games.append(game)
         print(json.dumps({key: game[key] for key in ("seed", "fps", "design", "true_card_events", "found", "extra", "all_right",
                                                      "touch_pairs")}), flush=True)

@@ -302,12 +302,8 @@ class PlaceTracker:
                 # table with no pale patch there
                 footprint = zone
         if self.settled_crop is not None:
-            difference = np.zeros(crop.shape[:2], bool)
-            inner_now, inner_before = crop[self.inner], self.settled_crop[self.inner]
-            changed_here = cv2.absdiff(inner_now, inner_before).max(axis=2) > 30
-            changed_here = cv2.morphologyEx(changed_here.astype(np.uint8), cv2.MORPH_OPEN, np.ones((3, 3), np.uint8)).astype(bool)
-            difference[self.inner] = changed_here
-            changed = changed_here.mean() > CHANGED_FRACTION
+            difference = self._changed_since_settled(crop)
+            changed = difference[self.inner].mean() > CHANGED_FRACTION
             if changed:
                 footprint = self._top_card_outline(difference, cardlike)
         visits = tuple(visit for visit in self.finished if visit.touch is not None or visit.frames_in_contact or visit.through_hand)
@@ -325,16 +321,20 @@ class PlaceTracker:
         hands = np.zeros(crop.shape[:2], bool)
         for hand in owned.values():
             hands |= hand[self.rows, self.cols] > 0
-        changed = cv2.absdiff(crop[self.inner], self.settled_crop[self.inner]).max(axis=2) > 30
-        changed = cv2.morphologyEx(changed.astype(np.uint8), cv2.MORPH_OPEN, np.ones((3, 3), np.uint8)).astype(bool)
-        difference = np.zeros(crop.shape[:2], bool)
-        difference[self.inner] = changed
-        difference &= ~hands
+        difference = self._changed_since_settled(crop) & ~hands
         if difference[self.inner].mean() <= CHANGED_FRACTION:
             return
         outline = self._top_card_outline(difference, (cardlike[self.rows, self.cols] > 0) & ~hands)
         if np.count_nonzero(outline) >= WHOLE_CARD_SHARE * np.count_nonzero(self.nominal) and self.card_corners_mm(outline) is not None:
             self.set_footprint(outline)
+
+    def _changed_since_settled(self, crop: np.ndarray) -> np.ndarray:
+        """Bool mask (padded-region coordinates) of the place's own zone where `crop` differs from the
+        picture it last settled on (specks opened away)."""
+        changed = cv2.absdiff(crop[self.inner], self.settled_crop[self.inner]).max(axis=2) > 30
+        difference = np.zeros(crop.shape[:2], bool)
+        difference[self.inner] = cv2.morphologyEx(changed.astype(np.uint8), cv2.MORPH_OPEN, np.ones((3, 3), np.uint8)).astype(bool)
+        return difference
 
     def settle_now(self, view: np.ndarray, frame: int, t: float, cardlike: np.ndarray | None) -> PlaceChange:
         """Settle on `view` without waiting for still frames (the video has ended)."""
@@ -391,10 +391,9 @@ class PlaceTracker:
                 return estimate_touch(samples[-6:], period, 1.0 / self.px_per_mm)
         return None
 
-    def _stop_touch(self, visit: Visit, period: float, near: float = 0.0) -> TouchEstimate | None:
+    def _stop_touch(self, visit: Visit, period: float, near: float = NEAR_MM) -> TouchEstimate | None:
         """A hand whose card is hidden under it: the touch is where its approach comes to rest on the pile
-        (within `near` mm of its outline, NEAR_MM by default)."""
-        near = near or NEAR_MM
+        (within `near` mm of its outline)."""
         close = [index for index, distance in enumerate(visit.track_distance) if distance <= near]
         if not close:
             return None

@@ -384,9 +384,9 @@ class TableTracker:
             # crosses the pile's well before the palm lands
             landed = [self.places[place].resting_touch(v, self.period) or v.touch for v in visits]
             touched = [PileTouched(when.t, when.frame, place.index, v.player, when.error) for v, when in zip(visits, landed)]
+            hands = {v.player for v in visits}
             touched += [PileTouched(v.through_hand.t, v.through_hand.frame, place.index, v.player, v.through_hand.error, through_hand=True)
-                        for v in change.visits if v.touch is None and v.through_hand is not None
-                        and v.player not in {other.player for other in visits}]
+                        for v in change.visits if v.touch is None and v.through_hand is not None and v.player not in hands]
             return sorted(touched, key=lambda touch: touch.t)
         if not visits:
             # a card appeared with no hand seen (the hand hidden, or frames dropped): time it by the settle

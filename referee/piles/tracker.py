@@ -410,7 +410,7 @@ class TableTracker:
             if card == reading.card:  # its snapshot shows the top laid by the other hand: only its stock can tell
                 card, confidence = None, 0.0
             self.covered.cover(Arrival(visit.touch.t, visit.touch.frame, place.index, visit.player, card,
-                                       visit.touch.error, confidence * 0.5, arm=_arm_offset(visit)), frame.t)
+                                       visit.touch.error, confidence * 0.5, arm=_arm_offset(visit), under=True), frame.t)
         return self.covered.top_laid(top)
 
     def _snapshot_card(self, visit: Visit):

@@ -21,6 +21,7 @@ from referee.pipeline.translate import PASSING_SECONDS, STOCK_AHEAD_SECONDS, Tra
 from referee.piles.sightings import Arrival, PileTouched, StockSeen
 from referee.piles.tracker import TableLook, TableTracker
 from referee.rules.cards import Card, can_play_on
+from referee.rules.config import touch_error_ms
 from referee.rules.engine import RulesEngine
 from referee.rules.events import Event, EventLogWriter, EventType, place_notes
 from referee.rules.state import GamePhase
@@ -115,9 +116,9 @@ class RefereeSession:
             if other is not None and other.t > watermark:
                 heapq.heappush(self._queue, (t, order, item))  # ruled with the card that follows it
                 break
-            if other is not None and self._laid_the_other_way(item, other):
-                # two cards on one pile too close together to tell which touched first: the best guess
-                # is the order in which the players' cards make sense (a card laid on the other's)
+            if other is not None and self._other_first(item, other):
+                # two cards on one pile too close together to tell by their touch times: the best guess
+                # is the one seen lying under the other, else the order in which the cards make sense
                 heapq.heappop(self._queue)
                 self._hold(other.t, replace(item, t=other.t, frame=other.frame))
                 t, item = item.t, replace(other, t=item.t, frame=item.frame)
@@ -136,6 +137,14 @@ class RefereeSession:
                 and self.engine.config.too_close((second.t - first.t) * 1000.0, (first.error, second.error))):
             return second
         return None
+
+    def _other_first(self, first: Arrival, second: Arrival) -> bool:
+        """Of two cards too close to call, the second touched first: it was seen lying under the first (a
+        card laid later lands on top) and their times are apart by less than they may be off; else the
+        cards make more sense that way."""
+        if first.under != second.under and (second.t - first.t) * 1000.0 <= touch_error_ms((first.error, second.error)):
+            return second.under
+        return self._laid_the_other_way(first, second)
 
     def _laid_the_other_way(self, first: Arrival, second: Arrival) -> bool:
         """More of the two cards are legal plays in the other order (a card that fits only on the other's

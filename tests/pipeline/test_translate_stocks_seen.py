@@ -125,6 +125,25 @@ def test_two_cards_too_close_to_time_are_ruled_in_the_order_that_makes_sense_of_
     assert orders == [(expected[0][0], gap_ms < 34.0)]
 
 
+@pytest.mark.parametrize("gap_ms, under, expected", [
+    # B's card seen under A's, timed 5 ms after it (within the 7 ms the two times may be off): it touched first
+    (5.0, "B", [("B", "8H", True), ("A", "10D", False)]),
+    # A's card seen under B's: the order timed stands
+    (5.0, "A", [("A", "10D", True), ("B", "8H", False)]),
+    # 12 ms apart, more than the two times may be off (7 ms): under half a frame, but the times stand
+    (12.0, "B", [("A", "10D", True), ("B", "8H", False)]),
+    # 50 ms apart the camera's times stand, whichever card was seen on top
+    (50.0, "B", [("A", "10D", True), ("B", "8H", False)]),
+], ids=["under_second", "under_first", "beyond_error", "apart"])
+def test_of_two_cards_too_close_to_time_the_one_seen_under_the_other_touched_first(gap_ms, under, expected):
+    opening = layout_read((card("9C"), card("4D")), a="10D 5S 2D JC KH", b="8H 6D 10S QS AH")
+    first = Arrival(1.0, 30, 0, "A", Card.parse("10D"), 0.005, confidence=0.97, under=under == "A")
+    second = Arrival(1.0 + gap_ms / 1000, 30, 0, "B", Card.parse("8H"), 0.005, confidence=0.97, under=under == "B")
+    plays, orders = ruled({0: [opening], 32: [first, second]})
+    assert plays == expected
+    assert orders == [(expected[0][0], gap_ms < 34.0)]
+
+
 @pytest.mark.parametrize("confidence, ace_left, expected", [
     # read unsurely, the ace still on A's stock, A's hand laying its card on the other pile: an arm passing
     (0.36, False, [("A", 1, "QD", "JH", True)]),

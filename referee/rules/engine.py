@@ -59,6 +59,8 @@ class RulesEngine(PlayRules):
         self._slap_errors: dict[str, float] = {}  # how far off each slap's time may be (s)
         self._reason: str | None = None
         self._ender: str | None = None
+        #: when the round ended and how far off that time may be (s), for a card landing at the same moment
+        self._round_over_at: tuple[float, float] | None = None
         self._winner: str | None = None
         #: doubts found while ruling one observation (camera_tolerant), sent as notices before its rulings
         self._notes: list[str] = []
@@ -299,6 +301,7 @@ class RulesEngine(PlayRules):
 
     def _round_over(self, obs: Any, reason: str, ender: str | None) -> list[Event]:
         self._phase = GamePhase.ROUND_OVER
+        self._round_over_at = (obs.t, getattr(obs, "error", 0.0))
         self._reason, self._ender = reason, ender
         details: dict[str, Any] = {"reason": reason}
         if ender:

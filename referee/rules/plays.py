@@ -82,7 +82,8 @@ class PlayRules:
         top = pile.top if obs.pile < self._in_use else None
         if note is not None:
             events.append(self._event(EventType.NOTICE, obs, message=note))
-        if obs.pile >= self._in_use or self._phase is GamePhase.ROUND_OVER:
+        at_the_end = self._phase is GamePhase.ROUND_OVER and self._too_close_to_the_end(obs)
+        if obs.pile >= self._in_use or (self._phase is GamePhase.ROUND_OVER and not at_the_end):
             kind = "pile_not_in_use" if obs.pile >= self._in_use else "play_after_round_end"
             events.append(self._event(EventType.VIOLATION, obs, player=player, kind=kind))
             return events + [self._play_event(obs, player, card, top, False)]  # the card goes back: state unchanged
@@ -112,9 +113,20 @@ class PlayRules:
         pile.last_landing = Landing(obs.t, player, top, obs.error)
         if card.suit:
             self._seen.add(card)
+        if at_the_end:
+            return events  # the round is over already: its end stands
         if self._players[player].stock_count == 0:
             return events + self._round_over(obs, "stock_out", player)
         return events + self._check_stall(obs)
+
+    def _too_close_to_the_end(self: "RulesEngine", obs: CardLanded) -> bool:
+        """[engine reading] For a camera: a card landing after the last stock card that ended the round, but
+        closer to it than the camera can tell apart (`RulesConfig.too_close`), may have touched first; it is
+        ruled as a play, not as one after the round's end, and the round's end stands."""
+        if not self.config.camera_tolerant or self._round_over_at is None or self._reason != "stock_out":
+            return False
+        ended, error = self._round_over_at
+        return self.config.too_close((obs.t - ended) * 1000.0, (error, obs.error))
 
     def _play_event(self: "RulesEngine", obs: Any, player: str, card: Card, top: Card | None, legal: bool) -> Event:
         return self._event(EventType.PLAY, obs, player=player, pile=obs.pile, card=card, on=top, legal=legal)

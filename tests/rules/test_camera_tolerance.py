@@ -325,3 +325,21 @@ def test_a_card_lifted_from_under_the_next_one_is_a_take_back_for_the_camera_and
         strict.observe(observation)
     with pytest.raises(ObservationError, match="not the top of spit pile 0"):
         strict.observe(observations[2])
+
+
+@pytest.mark.parametrize("gap_s, after_the_end", [
+    (0.002, False),   # 2 ms after B's last stock card, each time good to 10 ms: it may have touched first
+    (0.2, True),      # 200 ms after: played once the round was over
+])
+def test_a_card_landing_as_the_last_stock_card_ends_the_round_is_a_play_unless_surely_after(gap_s, after_the_end):
+    # B lays its last stock card, the AH, on the KD of pile 1 and the round is over; A lays its 5S on pile 0 at about the same moment
+    observations = [CardLanded(1.0, "B", 1, "AH", error=0.01), CardLanded(1.0 + gap_s, "A", 0, "5S", error=0.01)]
+    camera = table(b="- - - - AH", piles="4C KD", config=RulesConfig().for_camera())
+    events = [event for observation in observations for event in camera.observe(observation)]
+    assert kinds(events).count("round_over") == 1
+    assert [(e["player"], e["kind"]) for e in of_type(events, "violation")] == ([("A", "play_after_round_end")] if after_the_end else [])
+    assert plays(events)[-1] == ("A", 0, "5S", "4C", not after_the_end)
+    assert camera.state.pile_tops[0] == Card.parse("4C" if after_the_end else "5S")
+    strict = table(b="- - - - AH", piles="4C KD")
+    strict_events = [event for observation in observations for event in strict.observe(observation)]
+    assert [e["kind"] for e in of_type(strict_events, "violation")] == ["play_after_round_end"]

@@ -29,8 +29,9 @@ class Arrival:
     together: bool = False
     #: where the laying arm came from (mm from the player's seat, see `arms.arm_offset`); None: not seen
     arm: float | None = None
-    #: seen lying under a card the other player laid with it (covered before it could be read): whatever
-    #: the two touch times say, it touched the pile first
+    #: seen lying under a card the other player laid with it (covered before it could be read): a card
+    #: laid later lands on top, so it touched first unless the two touch times say otherwise by more than
+    #: they may be off (`RefereeSession._other_first`)
     under: bool = False
 
 

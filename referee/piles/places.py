@@ -420,6 +420,18 @@ class PlaceTracker:
             contact = [index for index, sample in enumerate(visit.samples) if sample[2] <= 0]
             visit.touch = estimate_touch(visit.samples[:contact[0] + 1][-6:], period, 1.0 / self.px_per_mm) if contact else None
 
+    def let_go(self, period: float) -> None:
+        """The hands near the place are taken to leave now, their visits ending as when a hand leaves (the
+        video has ended as they drew back)."""
+        for visit in self.visits.values():
+            self._end_visit(visit, period)
+            self.finished.append(visit)
+        self.visits = {}
+
+    def covered_by(self, hands: np.ndarray) -> float:
+        """Share of the top card's footprint under `hands` (a view-sized mask)."""
+        return float(np.count_nonzero(hands[self.rows, self.cols][self.footprint])) / max(int(np.count_nonzero(self.footprint)), 1)
+
     def read_again(self) -> None:
         """Settle again (and so be read again) after SETTLE_FRAMES more still frames."""
         self._dirty = True

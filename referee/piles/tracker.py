@@ -57,6 +57,10 @@ START_WAIT_SECONDS = 1.0
 #: Times a pile whose new top could not be named is read again (each a few frames later) before the
 #: card is left to be named by the stock it came from.
 READ_RETRIES = 3
+#: When the video ends with a hand still near a spit pile, the card laid there is judged on the last
+#: frame if no hand covers more than this share of the top card (the hand was drawing back; a clip cut
+#: around a disputed play ends a few frames after it).
+LEFT_BEHIND_COVER = 0.02
 #: A stock top named with less confidence than this (or without its suit) is read again when the table
 #: goes quiet, as a face-down one is: it may have been read as the hand left it, in its shadow.
 LOOK_AGAIN_BELOW = 0.6
@@ -248,13 +252,17 @@ class TableTracker:
 
     def finish(self) -> list[Sighting]:
         """The video has ended: a spit pile still waiting to settle, or to be read again, is judged on the
-        last frame (a card laid in the last quarter second is still ruled; one that cannot be read is named
-        by the card that left its player's stock), and covered cards are named by what is known."""
+        last frame (a card laid in the last quarter second is still ruled, also while the hand that laid it
+        is drawing back, clear of it; one that cannot be read is named by the card that left its player's
+        stock), and covered cards are named by what is known."""
         frame, sightings = self._last_frame, []
         if frame is None or self.last_view is None or not self.started:
             return []
         for place in SPIT_PILES:
             tracker = self.places[place]
+            if tracker.visits and self.last_masks is not None and all(
+                    tracker.covered_by(mask) <= LEFT_BEHIND_COVER for mask in self.last_masks.owned.values()):
+                tracker.let_go(self.period)  # hands drawing back, clear of the card they laid as the video ends
             waiting = place in self._retries or any(visit.touch is not None or visit.frames_in_contact for visit in tracker.finished)
             if tracker.visits or not waiting:
                 continue

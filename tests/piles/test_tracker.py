@@ -309,3 +309,20 @@ def test_the_namer_is_told_where_the_card_laid_on_a_pile_lies_in_its_crop():
     assert laid, f"no outline near the card's centre {where}: {[o.mean(axis=0) for o, _ in namer.outlines]}"
     sides = sorted(float(np.hypot(*(laid[0][i] - laid[0][(i + 1) % 4]))) for i in range(4))
     assert abs(sides[0] / (63 * READ_PX_PER_MM) - 1) < 0.1 and abs(sides[-1] / (88 * READ_PX_PER_MM) - 1) < 0.1
+
+
+@pytest.mark.parametrize("ends", [1.2, 1.3, 1.4])
+def test_a_card_laid_as_the_video_ends_is_ruled_while_its_hand_draws_back(ends):
+    # the card lies still from 1.1 s; the hand draws back over the next 0.35 s, near the pile all along
+    table = laid_out()
+    table.play("B", Card.parse("10H"), LAYOUT.stock_centre("B", 3), LAYOUT.spit_pile_centre(1), t_touch=1.0)
+    view = TableView(PlainCalibration(), (800, 600), 0.5, IMAGE_SIZE)
+    tracker = TableTracker(view, ColourNamer(), fps=FPS)
+    rng = np.random.default_rng(1)
+    sightings = []
+    for index in range(int(ends * FPS)):
+        sightings += tracker.step(Frame(index, index / FPS, table.frame(index / FPS, rng)))
+    sightings += tracker.finish()
+    arrivals = [s for s in sightings if isinstance(s, Arrival)]
+    assert [(a.player, a.pile, str(a.card)) for a in arrivals] == [("B", 1, "10H")]
+    assert abs(arrivals[0].t - 1.0) < 1 / FPS / 2

@@ -420,12 +420,14 @@ class PlaceTracker:
             contact = [index for index, sample in enumerate(visit.samples) if sample[2] <= 0]
             visit.touch = estimate_touch(visit.samples[:contact[0] + 1][-6:], period, 1.0 / self.px_per_mm) if contact else None
 
-    def let_go(self, period: float) -> None:
+    def let_go(self, period: float, passing: frozenset[str] = frozenset()) -> None:
         """The hands near the place are taken to leave now, their visits ending as when a hand leaves (the
-        video has ended as they drew back)."""
-        for visit in self.visits.values():
-            self._end_visit(visit, period)
-            self.finished.append(visit)
+        video has ended as they drew back); the visits of the `passing` players' hands are forgotten (an
+        arm that lay near on its way to another place laid nothing here)."""
+        for player, visit in self.visits.items():
+            if player not in passing:
+                self._end_visit(visit, period)
+                self.finished.append(visit)
         self.visits = {}
 
     def covered_by(self, hands: np.ndarray) -> float:

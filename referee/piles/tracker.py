@@ -61,6 +61,9 @@ READ_RETRIES = 3
 #: frame if no hand covers more than this share of the top card (the hand was drawing back; a clip cut
 #: around a disputed play ends a few frames after it).
 LEFT_BEHIND_COVER = 0.02
+#: ... and the visit there of a hand that covers more than this share of the other spit pile's top card
+#: is forgotten: that hand is laying its card on the other pile, and its arm passed this one on its way.
+OVER_THE_OTHER_PILE = 0.5
 #: A stock top named with less confidence than this (or without its suit) is read again when the table
 #: goes quiet, as a face-down one is: it may have been read as the hand left it, in its shadow.
 LOOK_AGAIN_BELOW = 0.6
@@ -258,11 +261,15 @@ class TableTracker:
         frame, sightings = self._last_frame, []
         if frame is None or self.last_view is None or not self.started:
             return []
+        owned = self.last_masks.owned if self.last_masks is not None else {}
         for place in SPIT_PILES:
             tracker = self.places[place]
-            if tracker.visits and self.last_masks is not None and all(
-                    tracker.covered_by(mask) <= LEFT_BEHIND_COVER for mask in self.last_masks.owned.values()):
-                tracker.let_go(self.period)  # hands drawing back, clear of the card they laid as the video ends
+            if tracker.visits and owned and all(tracker.covered_by(mask) <= LEFT_BEHIND_COVER for mask in owned.values()):
+                # hands drawing back, clear of the card they laid as the video ends; a hand lying on the other
+                # pile now is laying its card there, and only passed this one on its way
+                passing = frozenset(player for player, mask in owned.items()
+                                    if any(self.places[other].covered_by(mask) > OVER_THE_OTHER_PILE for other in SPIT_PILES if other != place))
+                tracker.let_go(self.period, passing)
             waiting = place in self._retries or any(visit.touch is not None or visit.frames_in_contact for visit in tracker.finished)
             if tracker.visits or not waiting:
                 continue

@@ -265,3 +265,22 @@ def test_a_hand_come_down_on_the_other_players_hand_on_the_pile_touched_it_throu
 def test_a_hand_stopping_short_of_a_pile_no_hand_is_on_touched_nothing():
     visit = _slaps_on_one_pile(first_on_pile=False)
     assert visit.touch is None and visit.through_hand is None
+
+
+def test_hands_let_go_as_the_video_ends_finish_their_visits_but_an_arm_passing_on_its_way_laid_nothing():
+    zone = RectMM.around((150, 150), 110, 130)
+    tracker = PlaceTracker(("spit_pile", None, 0), zone, PX_PER_MM, VIEW, nominal_card=RectMM.around((150, 150), 63, 88))
+    view = np.full(VIEW + (3,), TABLE_GREY, np.uint8)
+    draw_card(view, (150, 150), -3.0, (20, 20, 20))
+    settle(tracker, view, 0)
+    hands = {"A": np.zeros(VIEW, np.uint8), "B": np.zeros(VIEW, np.uint8)}
+    for frame in range(20, 26):  # both hands come down over the pile from their edges
+        reach = (frame - 19) * 12
+        hands["A"][: 90 + reach, 110:150] = 1
+        hands["B"][210 - reach:, 150:190] = 1
+        tracker.step(view, hands, frame, frame / 30, 1 / 30, None, card_paper(view))
+    assert set(tracker.visits) == {"A", "B"} and all(visit.frames_in_contact for visit in tracker.visits.values())
+    tracker.let_go(1 / 30, passing=frozenset({"B"}))
+    assert not tracker.visits and [visit.player for visit in tracker.finished] == ["A"]
+    change = tracker.settle_now(view, 26, 26 / 30, card_paper(view))
+    assert [visit.player for visit in change.visits] == ["A"]

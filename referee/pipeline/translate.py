@@ -135,8 +135,7 @@ class Translator:
             return self._arrival(sighting, state, coming)
         if isinstance(sighting, PileTouched):
             if state.phase is GamePhase.ROUND_OVER:
-                return [Slap(sighting.t, sighting.player, sighting.pile, frame=sighting.frame,
-                             error=max(sighting.error, SLAP_ERROR_S))], None
+                return [_slap(sighting)], None
             if state.phase is GamePhase.PLAYING and not sighting.through_hand:
                 return self._laid_unseen(sighting, state, coming)
             return [], None
@@ -252,8 +251,7 @@ class Translator:
         if top is not None and same_card(top, card) and state.phase is GamePhase.ROUND_OVER and sighting.player is not None:
             # once the round is over, the hand that made the pile be read again slapped it (a card of the
             # same rank laid then, from a stock or not, would be a late play of a card the rules forbid there)
-            slap = Slap(sighting.t, sighting.player, sighting.pile, frame=sighting.frame, error=max(sighting.error, SLAP_ERROR_S))
-            return [slap], (
+            return [_slap(sighting)], (
                 f"{card} seen on spit pile {sighting.pile} again after the round's end at t={sighting.t:.3f}s: "
                 f"the card on top read again, {sighting.player}'s hand a slap")
         if top is not None and same_card(top, card) and not from_stock:
@@ -564,6 +562,11 @@ class Translator:
             self._reread[(player, slot)] = (sighting.t, card)  # a misreading, or the top is on its way to a pile
             return [], None
         return [], None
+
+
+def _slap(sighting: Arrival | PileTouched) -> Slap:
+    """The hand of `sighting` slapping its pile, timed no surer than SLAP_ERROR_S."""
+    return Slap(sighting.t, sighting.player, sighting.pile, frame=sighting.frame, error=max(sighting.error, SLAP_ERROR_S))
 
 
 def _not_on_the_table(card: Card, alternatives: Sequence[tuple[Card, float]], state: EngineState) -> Card:

@@ -49,22 +49,23 @@ MID_GAME = [(5, 30, 45.0, 12.0), (8, 30, 40.0, 11.3), (2, 30, 16.0, 4.5), (38, 6
 MID_GAME_SETTLING = 1.0
 
 
-def cut_clip(folder: pathlib.Path, start: float) -> pathlib.Path:
-    """The rendered game in `folder` from `start` s on, as its own game folder (video re-encoded, labels
-    and truth moved to the clip's clock)."""
+def cut_clip(folder: pathlib.Path, start: float, seconds: float | None = None) -> pathlib.Path:
+    """The rendered game in `folder` from `start` s on (for `seconds`, or to its end), as its own game
+    folder (video re-encoded, labels and truth moved to the clip's clock)."""
     import cv2
 
-    clip = folder / f"from_{start:g}s"
+    clip = folder / (f"from_{start:g}s" if seconds is None else f"from_{start:g}s_for_{seconds:g}s")
     if (clip / "render.json").exists():
         return clip
     clip.mkdir(exist_ok=True)
     capture = cv2.VideoCapture(str(folder / "video.mp4"))
     fps = capture.get(cv2.CAP_PROP_FPS)
     skip = int(round(start * fps))
+    stop = skip + int(round(seconds * fps)) if seconds is not None else None
     writer, index = None, 0
     while True:
         ok, image = capture.read()
-        if not ok:
+        if not ok or (stop is not None and index >= stop):
             break
         if index >= skip:
             if writer is None:
@@ -80,11 +81,11 @@ def cut_clip(folder: pathlib.Path, start: float) -> pathlib.Path:
         for line in (folder / name).read_text().splitlines():
             row = json.loads(line)
             if row.get("frame") is not None:
-                if row["frame"] < skip:
+                if row["frame"] < skip or (stop is not None and row["frame"] >= stop):
                     continue
                 row["frame"] -= skip
             if "t" in row:
-                if row["t"] < offset:
+                if row["t"] < offset or (stop is not None and row["t"] >= stop / fps):
                     continue
                 row["t"] = round(row["t"] - offset, 6)
             lines.append(json.dumps(row))

@@ -29,6 +29,7 @@ from referee.piles.both_piles import HeldPiles
 from referee.piles.covered import RESOLVE_SECONDS, STOCK_WAIT_SECONDS, CoveredCards
 from referee.piles.hands import PLAYERS, HandTracker
 from referee.piles.layout_fit import MOVE_MM, fit_layout
+from referee.piles.opening import Opening
 from referee.piles.owners import joint_owners, one_per_hand, who_laid_top
 from referee.piles.places import APPROACH_MARGIN_MM, PlaceChange, PlaceTracker, Visit
 from referee.piles.quiet import QuietTable
@@ -100,7 +101,8 @@ class TableTracker:
         self.last_masks = None
         self.last_view: np.ndarray | None = None
         self._frame_index = 0
-        self._first_t: float | None = None
+        self.opening: Opening | None = None  # the first frames, until the opening layout is read
+        self._first_look: tuple[np.ndarray, np.ndarray] | None = None  # the first frame and its view, until then
         self.covered = CoveredCards()   # arrivals hidden under a later card, waiting to be named by the stock card that left
         self.quiet = QuietTable()
         self._retries: dict[Place, tuple[list[Visit], int, str | None]] = {}  # new tops not read yet: visits, tries, owner
@@ -206,22 +208,13 @@ class TableTracker:
             if change.changed:
                 self.places[place].set_footprint(change.footprint)
         if not self.started:
-            if self._first_t is None:
-                self._first_t = frame.t
-            settled = all(tracker.settled_crop is not None for tracker in self.places.values())
-            if settled or frame.t - self._first_t >= START_WAIT_SECONDS:
-                self.started = True
-                sightings.append(self._read_layout(frame, first=True))
-            return sightings
+            return self._opening(frame, changes)
         if self._layout_pending and any(place.kind == "spit_pile" and change.changed for place, change in changes):
             touches = [visit.touch.t for place, change in changes if place.kind == "spit_pile"
                        for visit in change.visits if visit.touch is not None]
-            layout = self._read_layout(frame, first=False, piles_before=True)
+            layout = self._read_layout(frame, first=False, keep_piles={0, 1})
             sightings.append(replace(layout, t=min([layout.t] + touches) - 0.001))  # ruled before the spits
-        changes = self.held.judge_together(changes, {place for place in SPIT_PILES if self._busy(place)})
-        owners = joint_owners(changes, self.places)
-        for place, change in changes:
-            sightings.extend(self._interpret(place, change, frame, owners.get(place)))
+        sightings.extend(self._judge(changes, frame))
         sightings.extend(self._name_covered(frame.t))
         if self.cleared and not self._layout_pending and frame.index % FIT_EVERY == 0:
             # a bare table: cards laid out away from the places watched would never show there
@@ -235,7 +228,46 @@ class TableTracker:
             self._piles_to_fit -= set(ready)
         sightings.extend(self._table_state(frame))
         sightings.extend(self._quiet_table(frame))
-        return sightings
+        return self.opening.keep(sightings)
+
+    def _judge(self, changes: list[tuple[Place, PlaceChange]], frame: Frame) -> list[Sighting]:
+        """What the places that settled this frame show (spit piles judged together, see `HeldPiles`)."""
+        changes = self.held.judge_together(changes, {place for place in SPIT_PILES if self._busy(place)})
+        owners = joint_owners(changes, self.places)
+        return [sighting for place, change in changes for sighting in self._interpret(place, change, frame, owners.get(place))]
+
+    def _opening(self, frame: Frame, changes: list[tuple[Place, PlaceChange]]) -> list[Sighting]:
+        """The first frames, until every place has been still (or START_WAIT_SECONDS): the layout is read
+        then, and the cards seen laid on the spit piles before it are ruled after it (see `opening`)."""
+        if self.opening is None:
+            self.opening = Opening(frame.t, self.period, {place: self._read(place, frame.image) for place in SPIT_PILES})
+            self.readings.update(self.opening.first)
+            self._first_look = (frame.image, self.last_view)  # its stocks are read if cards are laid before the layout
+        laid = [(place, change) for place, change in changes
+                if place.kind == "spit_pile" and any(visit.touch is not None for visit in change.visits)]
+        self.opening.early.extend(sighting for sighting in self._judge(laid, frame) if isinstance(sighting, Arrival))
+        settled = all(tracker.settled_crop is not None for tracker in self.places.values())
+        if not settled and frame.t - self.opening.t < START_WAIT_SECONDS:
+            return []
+        self.started = True
+        # piles touched already, their cards not judged yet (a hand still over one, a card covered, read again)
+        touches = [(place.index, self.places[place].pending_touch()) for place in SPIT_PILES] + self.covered.touches() + [
+            (place.index, visit.touch.t) for place, (visits, _, _) in self._retries.items() for visit in visits]
+        touched: dict[int, float] = {}
+        for pile, t in touches:
+            if t is not None:
+                touched[pile] = min(t, touched.get(pile, t))
+        laid_on = self.opening.laid_on(touched)
+        if laid_on:
+            image, view = self._first_look
+            self.opening.first.update({place: self._read(place, image, view=view) for place in self.places if place.kind == "stock"})
+        self._first_look = None
+        layout = self._read_layout(frame, first=True, keep_piles=laid_on)
+        layout, early, left = self.opening.read(layout, touched)
+        for player, cards in left.items():  # they name the covered cards laid before the layout
+            for card in cards:
+                self.covered.left_stock(player, frame.t, card, self.opening.t)
+        return [layout] + early
 
     def _measure_arms(self, frame: Frame, masks) -> None:
         """Where the arm of each hand at a spit pile comes from (`arms.arm_offset`), in its first frames
@@ -279,7 +311,7 @@ class TableTracker:
             change = tracker.settle_now(self.last_view, frame.index, frame.t, self.last_cardlike)
             sightings.extend(self._interpret(place, change, frame))
         sightings.extend(self._name_covered(frame.t + RESOLVE_SECONDS + STOCK_WAIT_SECONDS))
-        return sightings
+        return self.opening.keep(sightings)
 
     def _look_again_at_face_down_stocks(self, frame: Frame) -> list[Sighting]:
         """Stocks read as face down are read once more when the table goes quiet: a reading taken as a
@@ -318,26 +350,29 @@ class TableTracker:
         return named
 
     # ---------------------------------------------------------------------------------------------
-    def _read(self, place: Place, image: np.ndarray, footprint: np.ndarray | None = None) -> Reading:
-        """What lies on `place` now; `footprint`: where the change seen there settled (the namer reads a
-        whole card's outline first)."""
+    def _read(self, place: Place, image: np.ndarray, footprint: np.ndarray | None = None, *,
+              view: np.ndarray | None = None) -> Reading:
+        """What lies on `place` in `image` (now, unless `view`: the tracking view of that image); `footprint`:
+        where the change seen there settled (the namer reads a whole card's outline first)."""
         tracker = self.places[place]
         crop = self.view.crop(image, tracker.rect, READ_PX_PER_MM)
         rows, cols = self.spots[place].to_pixels(self.view.px_per_mm, self.shape)
-        spot = self.last_view[rows, cols] if self.last_view is not None else crop
+        view = view if view is not None else self.last_view
+        spot = view[rows, cols] if view is not None else crop
         corners = None if footprint is None else tracker.card_corners_mm(footprint)
         outline = None if corners is None else TableView.in_crop(corners, tracker.rect, READ_PX_PER_MM).astype(np.float32)
         return read_place(namer_at(self.namer, self._frame_index, tracker.rect), crop, spot, self.table_colour, READ_PX_PER_MM, outline)
 
-    def _read_layout(self, frame: Frame, *, first: bool, piles_before: bool = False) -> LayoutRead:
-        """Reads every place now; `piles_before`: keep the spit piles as they were (a layout read just
-        as the opening spit lands, which must come before it)."""
+    def _read_layout(self, frame: Frame, *, first: bool, keep_piles: set[int] = frozenset()) -> LayoutRead:
+        """Reads every place now but the spit piles of `keep_piles`, kept as they were (both: a layout
+        read just as the opening spit lands, which must come before it; some: cards seen landing there
+        before the opening layout was read)."""
         self._layout_pending = False
-        if not piles_before:
+        if first or keep_piles != {0, 1}:
             self._rows_to_fit = not self._fit_layout(frame)
             self._piles_to_fit = {0, 1}  # a spit pile is found once a card lies on it
         for place in self.places:
-            if not (piles_before and place.kind == "spit_pile"):
+            if not (place.kind == "spit_pile" and place.index in keep_piles):
                 self.readings[place] = self._read(place, frame.image)
         stocks = {player: tuple(self.readings[Place("stock", index, player)] for index in range(6)) for player in PLAYERS}
         piles = (self.readings[Place("spit_pile", 0)], self.readings[Place("spit_pile", 1)])

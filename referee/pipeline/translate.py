@@ -82,6 +82,8 @@ class Translator:
         self._laid: list[tuple[float, str | None, int]] = []
         # which hand each player plays with
         self.one_hand = OneHand()
+        # the frame the opening layout was read in: a card seen landing before it had left its stock by then
+        self._opening_frame: int | None = None
         # the latest reading of each stock slot, with its doubts, (player, slot) -> Reading
         self._stock_readings: dict[tuple[str, int], Reading] = {}
         # when a card was last seen landing or a stock seen changing
@@ -94,6 +96,8 @@ class Translator:
         """Observations for the engine, and a note for the log when a sighting cannot be used. `coming`:
         sightings already made but later in time (a card landing is named by the stock seen losing it)."""
         if isinstance(sighting, LayoutRead):
+            if sighting.first:
+                self._opening_frame = sighting.frame
             self._stock_readings.update({(player, slot): reading for player in PLAYERS
                                          for slot, reading in enumerate(sighting.stocks[player])})
         elif isinstance(sighting, StockSeen):
@@ -263,6 +267,11 @@ class Translator:
         if taken_back is not None:
             return [taken_back], None
         spits_due = state.phase in (GamePhase.LAID_OUT, GamePhase.STALLED)
+        if self._before_opening(sighting) and not spits_due:
+            # laid as the clip opened: the card had left its stock before the layout was read, so no stock
+            # top names it (a misread one would match another card still lying there)
+            return [CardLanded(sighting.t, sighting.player, sighting.pile, card, frame=sighting.frame, error=sighting.error,
+                               left_before_layout=True)], None
         candidates = [sighting.player] if sighting.player else list(PLAYERS)
         owners = [shown] if shown is not None else [
             (player, slot) for player in candidates for slot, stock in enumerate(state.players[player].stocks)
@@ -320,6 +329,10 @@ class Translator:
         # not a stock top of anyone (a misread card, or a missed stall): still the engine's to rule, so the
         # play that visibly happened is not lost
         return [CardLanded(sighting.t, sighting.player, sighting.pile, card, frame=sighting.frame, error=sighting.error)], None
+
+    def _before_opening(self, sighting: Arrival) -> bool:
+        """The card touched its pile before the opening layout was read."""
+        return self._opening_frame is not None and sighting.frame < self._opening_frame
 
     def _both_readings(self, sighting: Arrival, player: str, slot: int, top: Card) -> Card:
         """The card that left stock `slot` of `player` and landed. A stock top with a suit names it: read

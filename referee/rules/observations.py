@@ -217,6 +217,9 @@ class CardLanded(_Observation):
     stock: int | None = None
     #: seconds `t` may be off by (the camera's timing, about one standard error); 0 = exact
     error: float = field(default=0.0, kw_only=True)
+    #: the card had left its stock before the layout the engine was given was seen (a clip that opens
+    #: with a card being laid): no stock top on the table is it, and no stock changes
+    left_before_layout: bool = field(default=False, kw_only=True)
 
     def __post_init__(self) -> None:
         super().__post_init__()

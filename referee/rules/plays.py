@@ -134,7 +134,10 @@ class PlayRules:
     def _find_stock_card(self: "RulesEngine", obs: CardLanded) -> tuple[str, int | None, Card, str | None]:
         """Whose stock top the landed card was, and which slot. A card from a pile whose top the engine
         still thinks face down means the turn-up was missed: accepted with a notice. With camera_tolerant,
-        a card that fits no stock is still ruled (see `_guess_stock`); slot None = no count is changed."""
+        a card that fits no stock is still ruled (see `_guess_stock`); slot None = no count is changed, as
+        for a card that left its stock before the layout was seen."""
+        if obs.left_before_layout:
+            return obs.player or self._guess_stock(obs)[0], None, obs.card, None
         players = [obs.player] if obs.player else list(PLAYERS)
         found = []
         for player in players:

@@ -326,3 +326,40 @@ def test_a_card_laid_as_the_video_ends_is_ruled_while_its_hand_draws_back(ends):
     arrivals = [s for s in sightings if isinstance(s, Arrival)]
     assert [(a.player, a.pile, str(a.card)) for a in arrivals] == [("B", 1, "10H")]
     assert abs(arrivals[0].t - 1.0) < 1 / FPS / 2
+
+
+@pytest.mark.parametrize("t_touch, duration", [(0.3, 0.25), (0.5, 0.45)])
+def test_a_card_laid_before_the_layout_is_read_is_a_play_on_the_top_the_first_frame_showed(t_touch, duration):
+    # a clip cut mid-game, opening as a hand reaches for a pile: the layout is read once the places are
+    # still, and the card laid before then is ruled after it, on the top the first frame showed
+    table = laid_out()
+    table.play("B", Card.parse("10H"), LAYOUT.stock_centre("B", 3), LAYOUT.spit_pile_centre(1), t_touch=t_touch, duration=duration)
+    sightings = [s for s in run(table, 1.6) if not isinstance(s, TableQuiet)]
+    assert [type(s) for s in sightings] == [LayoutRead, Arrival]
+    layout, arrival = sightings
+    assert [str(reading) for reading in layout.piles] == ["5H", "9C"]
+    assert str(layout.stocks["B"][3]) == "empty"  # the card had left it by then
+    assert (arrival.player, arrival.pile, str(arrival.card)) == ("B", 1, "10H")
+    assert abs(arrival.t - t_touch) < 1 / FPS / 2
+    assert layout.t < arrival.t and arrival.frame < layout.frame
+
+
+def test_a_pile_only_touched_before_the_layout_is_read_is_no_play():
+    table = laid_out()
+    table.play("A", None, LAYOUT.stock_centre("A", 4), LAYOUT.spit_pile_centre(0), t_touch=0.4, duration=0.36, slap=True)
+    sightings = [s for s in run(table, 1.6) if not isinstance(s, (TableQuiet, StockSeen))]
+    assert [type(s) for s in sightings] == [LayoutRead]
+    assert [str(reading) for reading in sightings[0].piles] == ["5H", "9C"]
+
+
+@pytest.mark.parametrize("t_touch, laid_before", [(0.03, True), (0.07, True), (0.12, False), (0.2, False)])
+def test_a_card_laid_as_the_clip_begins_is_part_of_the_layout_and_one_laid_after_a_play(t_touch, laid_before):
+    # the hand is in the first frame, part of the table model until it moves: a touch within
+    # HAND_THERE_FRAMES of the first frame is that hand seen moving, not the card's landing timed
+    table = laid_out()
+    table.play("B", Card.parse("10H"), LAYOUT.stock_centre("B", 3), LAYOUT.spit_pile_centre(1), t_touch=t_touch)
+    sightings = [s for s in run(table, 1.6) if not isinstance(s, TableQuiet)]
+    layout = sightings[0]
+    assert isinstance(layout, LayoutRead)
+    assert [str(reading) for reading in layout.piles] == ["5H", "10H" if laid_before else "9C"]
+    assert [(s.player, str(s.card)) for s in sightings[1:]] == ([] if laid_before else [("B", "10H")])

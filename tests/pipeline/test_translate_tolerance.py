@@ -80,6 +80,18 @@ def test_a_clip_starting_mid_game_with_an_unreadable_pile_top_is_refereed_from_t
     assert plays(events) == expected
 
 
+def test_a_card_laid_before_the_opening_layout_was_read_is_no_stock_top_of_the_layout():
+    # the layout is read at frame 30, once the places are still; a card seen landing at frame 9 had left
+    # its stock by then: read as A's 5S (a misreading), it takes no card off A's stocks, and the 5S
+    # laid later from A's stock is a play from there
+    sightings = [LayoutRead(0.29, 30, stocks(), (card("4C"), card("8H")), first=True), arrival(0.3, 0, "A", "5S"),
+                 arrival(2.0, 1, "A", "9D"), arrival(3.0, 0, "A", "5S")]
+    events, observations, engine = referee(sightings)
+    assert plays(events) == [("A", 0, "5S", "4C", True), ("A", 1, "9D", "8H", True), ("A", 0, "5S", "5S", False)]
+    assert [getattr(obs, "left_before_layout", None) for obs in observations[1:]] == [True, False, False]
+    assert [obs.stock for obs in observations[2:]] == [2, 1]
+
+
 def test_a_misread_layout_does_not_lose_the_plays_after_it():
     # the layout reads 2H twice (one of them misread) and pile 1 reads 5S, also shown on a stock
     sightings = [

@@ -157,6 +157,24 @@ def test_a_new_round_with_a_card_on_a_slot_its_count_leaves_empty_counts_it_with
         RulesEngine().observe(laid_out())
 
 
+# ---- a card laid before the layout was seen -------------------------------------------------------------
+
+
+@pytest.mark.parametrize("player, card, expected", [
+    ("A", "5D", ("A", 0, "5D", "4C", True)),   # no stock top: no notice, no stock guessed at
+    ("A", "5S", ("A", 0, "5S", "4C", True)),   # like A's stock top 5S (a misreading): that 5S stays on the stock
+    ("B", "KC", ("B", 0, "KC", "4C", False)),
+    (None, "3S", ("B", 0, "3S", "4C", True)),  # no hand seen: the player showing a card of its rank (3C)
+])
+def test_a_card_laid_before_the_layout_was_seen_is_ruled_on_the_top_and_changes_no_stock(player, card, expected):
+    engine = table(config=CAMERA)
+    stocks_before = {p: [(stock.top, stock.count) for stock in engine.state.players[p].stocks] for p in "AB"}
+    events = engine.observe(CardLanded(0.5, player, 0, card, left_before_layout=True))
+    assert plays(events) == [expected] and not of_type(events, "notice")
+    assert {p: [(stock.top, stock.count) for stock in engine.state.players[p].stocks] for p in "AB"} == stocks_before
+    assert engine.state.pile_tops[0] == Card.parse(card)
+
+
 # ---- a spit pile whose top is unknown -------------------------------------------------------------------
 
 

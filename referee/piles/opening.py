@@ -1,0 +1,105 @@
+"""A clip's opening: what the first frame showed, and the cards laid before the layout is read.
+
+A recording may begin mid-game, often with cards being laid: the layout is read once every place has
+been still (or after a second), so the first frame's spit pile tops and stock tops are kept. A card seen
+landing on a spit pile before the layout is read is a play on the top the first frame showed, and the
+stock it came from is one whose top the first frame showed and the layout no longer does (it names a
+card read unsurely, or covered at once by the next one). Touching a pile and laying nothing is not
+judged then.
+
+Where the first frame did not show a card on a pile (hands over it), or a hand was already at the pile
+(the table model starts from the first frame, hands and all, and sees them only as they move off: that
+touch is the hand moving, not the card landing timed), what was laid there before the layout is taken
+as part of it, as a layout read later would.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Iterable
+
+from referee.piles.reading import Reading
+from referee.piles.sightings import Arrival, LayoutRead, PileTouched, Sighting
+from referee.piles.zones import Place
+from referee.rules.cards import Card
+
+#: A touch on a spit pile within this many frames of the video's first is a hand that was there already.
+HAND_THERE_FRAMES = 3
+#: A stock top the first frame showed counts as having left when read at least this surely, with its suit.
+SURE_FIRST_LOOK = 0.6
+#: A card laid before the layout was read, named less surely than this (or without its suit), takes the
+#: name of the one card of its rank that left its player's stocks meanwhile.
+NAMED_BY_ITS_STOCK_BELOW = 0.6
+
+
+class Opening:
+    """The first frame's readings, and the cards seen laid until the opening layout is read."""
+
+    def __init__(self, t: float, period: float, first: dict[Place, Reading]) -> None:
+        self.t = t                    # the first frame's time
+        self.period = period
+        self.first = first            # every place as the first frame showed it
+        self.early: list[Arrival] = []
+        self.frame = 0                # the frame the layout was read in
+        self.laid_over: set[int] = set()  # spit piles the layout takes as they are, what was laid before included
+
+    def hand_there(self, t: float) -> bool:
+        return t < self.t + HAND_THERE_FRAMES * self.period
+
+    def laid_on(self, touched: dict[int, float]) -> set[int]:
+        """The spit piles cards were laid on before the layout is read, to be ruled after it (the layout
+        keeps what the tracker knows of them; the rest, `laid_over`, are read as they are now).
+        `touched`: per spit pile, the first touch not judged yet (a hand still there, a card covered)."""
+        laid_on = {arrival.pile for arrival in self.early} | set(touched)
+        self.laid_over = {index for index in laid_on if self.first[Place("spit_pile", index)].card is None} | {
+            index for index, t in touched.items() if self.hand_there(t)} | {
+            arrival.pile for arrival in self.early if self.hand_there(arrival.t)}
+        return laid_on - self.laid_over
+
+    def read(self, layout: LayoutRead, touched: dict[int, float]) -> tuple[LayoutRead, list[Arrival], dict[str, list[Card]]]:
+        """The opening layout, its spit piles as the first frame showed them where cards were laid on
+        them since (`laid_on`, called first); the cards laid before it, to rule after it; and per player
+        the cards that left their stocks meanwhile, not naming one of those."""
+        self.frame = layout.frame
+        early = [arrival for arrival in self.early if arrival.pile not in self.laid_over]
+        self.early = []
+        laid_on = {arrival.pile for arrival in early} | set(touched)
+        laid_on -= self.laid_over
+        left = self._left_stocks(layout)
+        early = [self._named(arrival, left) for arrival in early]
+        if not laid_on:
+            return layout, early, left
+        first_touch = min([arrival.t for arrival in early] + [touched[index] for index in laid_on if index in touched])
+        tops = tuple(self.first[Place("spit_pile", index)] if index in laid_on else layout.piles[index] for index in (0, 1))
+        return replace(layout, t=max(self.t, first_touch - 0.001), piles=tops), early, left
+
+    def keep(self, sightings: Iterable[Sighting]) -> list[Sighting]:
+        """`sightings` without what was laid on a pile the layout took as it was (see the module)."""
+        return [sighting for sighting in sightings if not (
+            isinstance(sighting, (Arrival, PileTouched)) and sighting.pile in self.laid_over and sighting.frame < self.frame)]
+
+    def _left_stocks(self, layout: LayoutRead) -> dict[str, list[Card]]:
+        """Per player, the stock tops the first frame showed surely and the layout shows nowhere (one moved
+        to an empty slot has not left)."""
+        left: dict[str, list[Card]] = {}
+        for player, row in layout.stocks.items():
+            showing = {reading.card for reading in row}
+            for slot in range(len(row)):
+                before = self.first.get(Place("stock", slot, player))
+                if (before is not None and before.card is not None and before.card.suit is not None
+                        and before.confidence >= SURE_FIRST_LOOK and before.card not in showing):
+                    left.setdefault(player, []).append(before.card)
+        return left
+
+    @staticmethod
+    def _named(arrival: Arrival, left: dict[str, list[Card]]) -> Arrival:
+        """An unsure card named by the one card of its rank that left its player's stocks (which then
+        names nothing else)."""
+        if arrival.player is None or arrival.card is None:
+            return arrival
+        unsure = arrival.card.suit is None or arrival.confidence < NAMED_BY_ITS_STOCK_BELOW
+        same_rank = [card for card in left.get(arrival.player, []) if card.rank == arrival.card.rank]
+        if len(same_rank) != 1 or not (unsure or same_rank[0] == arrival.card):
+            return arrival
+        left[arrival.player].remove(same_rank[0])
+        return replace(arrival, card=same_rank[0], confidence=max(arrival.confidence, 0.9))

@@ -1,0 +1,98 @@
+"""A clip's opening: which piles keep the first frame's top, which cards are ruled after the layout, and
+the stock cards that name them."""
+
+import pytest
+
+from referee.piles.opening import HAND_THERE_FRAMES, Opening
+from referee.piles.reading import Reading
+from referee.piles.sightings import Arrival, LayoutRead, PileTouched
+from referee.piles.zones import Place
+from referee.rules.cards import Card
+
+PERIOD = 1 / 30
+EMPTY = Reading(None)
+
+
+def sure(text, confidence=0.9):
+    return Reading(Card.parse(text), confidence=confidence)
+
+
+def arrival(t, pile, player, text, confidence=0.9):
+    return Arrival(t, int(t * 30), pile, player, Card.parse(text), 0.01, confidence)
+
+
+def opening(pile0=sure("4C"), pile1=sure("8H"), **stocks):
+    first = {Place("spit_pile", 0): pile0, Place("spit_pile", 1): pile1}
+    for name, text in stocks.items():  # a3="QD": stock A3 showed QD in the first frame
+        first[Place("stock", int(name[1]), name[0].upper())] = sure(text) if text else EMPTY
+    return Opening(0.0, PERIOD, first)
+
+
+def layout(frame=30, piles=(sure("5S"), sure("9C")), a3=EMPTY, b1=EMPTY):
+    row = [EMPTY] * 6
+    a, b = list(row), list(row)
+    a[3], b[1] = a3, b1
+    return LayoutRead(frame / 30, frame, {"A": tuple(a), "B": tuple(b)}, piles, True)
+
+
+def test_a_card_laid_before_the_layout_is_ruled_after_it_on_the_first_frame_s_top():
+    start = opening(a3="5S")
+    start.early.append(arrival(0.4, 0, "A", "5S"))
+    assert start.laid_on({}) == {0}
+    read, early, left = start.read(layout(), {})
+    assert [str(pile) for pile in read.piles] == ["4C", "9C"]   # pile 1, untouched, as the layout reads it
+    assert read.t < 0.4 and read.frame == 30
+    assert [(a.player, str(a.card)) for a in early] == [("A", "5S")]
+    assert left == {"A": []}  # the 5S that left A3 named the card, and names nothing else
+
+
+@pytest.mark.parametrize("first_frame", [HAND_THERE_FRAMES - 1, HAND_THERE_FRAMES])
+def test_a_touch_in_the_first_frames_is_a_hand_already_there_and_its_card_part_of_the_layout(first_frame):
+    start = opening()
+    start.early.append(arrival(first_frame * PERIOD + 0.001, 1, "B", "9C"))
+    start.early.append(arrival(0.5, 0, "A", "5S"))
+    laid_on = start.laid_on({})
+    read, early, _ = start.read(layout(), {})
+    hand_there = first_frame < HAND_THERE_FRAMES
+    assert laid_on == ({0} if hand_there else {0, 1})
+    assert [str(pile) for pile in read.piles] == ["4C", "9C" if hand_there else "8H"]
+    assert [str(a.card) for a in early] == (["5S"] if hand_there else ["9C", "5S"])
+    # what a hand still there laid on the pile taken as it was is not ruled later
+    later = [Arrival(0.05, 1, 1, "B", Card.parse("9C"), 0.01), PileTouched(0.06, 1, 1, "B", 0.01), arrival(1.5, 1, "B", "10D")]
+    assert start.keep(later) == (later[2:] if hand_there else later)
+
+
+def test_a_pile_the_first_frame_showed_no_card_on_is_read_as_the_layout_finds_it():
+    start = opening(pile0=EMPTY)  # a hand over it in the first frame
+    start.early.append(arrival(0.4, 0, "A", "5S"))
+    assert start.laid_on({1: 0.6}) == {1}
+    read, early, _ = start.read(layout(), {1: 0.6})
+    assert [str(pile) for pile in read.piles] == ["5S", "8H"] and early == []
+    assert read.t == pytest.approx(0.599)
+
+
+@pytest.mark.parametrize("laid, confidence, named", [
+    ("5?", 0.3, "5S"),    # rank only: the one 5 that left A's stocks
+    ("5C", 0.4, "5S"),    # unsure
+    ("5C", 0.9, "5C"),    # sure of another suit: stands
+    ("6S", 0.3, "6S"),    # no card of its rank left
+])
+def test_an_unsure_card_laid_before_the_layout_is_named_by_the_one_of_its_rank_that_left_its_stocks(laid, confidence, named):
+    start = opening(a3="5S", b1="5D")
+    early_card = Arrival(0.4, 12, 0, "A", Card.parse(laid), 0.01, confidence)
+    start.early.append(early_card)
+    start.laid_on({})
+    _, early, left = start.read(layout(a3=sure("KH")), {})
+    assert str(early[0].card) == named
+    assert left["B"] == [Card.parse("5D")]  # B's card is not A's to take
+
+
+@pytest.mark.parametrize("first_slot", [1, 0])
+def test_a_stock_top_unsurely_seen_in_the_first_frame_still_there_or_moved_has_not_left(first_slot):
+    # A's 5S read unsurely; B's JD still on B1, or moved there from B0
+    start = Opening(0.0, PERIOD, {Place("spit_pile", 0): sure("4C"), Place("spit_pile", 1): sure("8H"),
+                                  Place("stock", 3, "A"): sure("5S", 0.4), Place("stock", first_slot, "B"): sure("JD")})
+    start.early.append(arrival(0.4, 0, "A", "5?", 0.3))
+    start.laid_on({})
+    _, early, left = start.read(layout(b1=sure("JD")), {})
+    assert str(early[0].card) == "5?" and left == {}

@@ -28,6 +28,7 @@ ORDER = (
     "one_hand",
     "touch_order",
     "referee_steep",
+    "clip_openings",
 )
 
 

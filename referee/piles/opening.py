@@ -10,7 +10,10 @@ judged then.
 Where the first frame did not show a card on a pile (hands over it), or a hand was already at the pile
 (the table model starts from the first frame, hands and all, and sees them only as they move off: that
 touch is the hand moving, not the card landing timed), what was laid there before the layout is taken
-as part of it, as a layout read later would.
+as part of it, as a layout read later would. When the first frame showed no stock card that could be
+played, nor could a card seen laid by then, the table looked stalled (`LayoutRead.looked_stalled`): a
+card laid before the layout that fits no top is then a spit (the rules take it so; one that fits is a
+play of a card held as the clip began).
 """
 
 from __future__ import annotations
@@ -21,7 +24,7 @@ from typing import Iterable
 from referee.piles.reading import Reading
 from referee.piles.sightings import Arrival, LayoutRead, PileTouched, Sighting
 from referee.piles.zones import Place
-from referee.rules.cards import Card
+from referee.rules.cards import Card, can_play_on
 
 #: A touch on a spit pile within this many frames of the video's first is a hand that was there already.
 HAND_THERE_FRAMES = 3
@@ -42,6 +45,7 @@ class Opening:
         self.early: list[Arrival] = []
         self.frame = 0                # the frame the layout was read in
         self.laid_over: set[int] = set()  # spit piles the layout takes as they are, what was laid before included
+        self.forgotten: set[int] = set()  # ... and of those, the ones whose cards laid before are not ruled later
 
     def hand_there(self, t: float) -> bool:
         return t < self.t + HAND_THERE_FRAMES * self.period
@@ -51,16 +55,27 @@ class Opening:
         keeps what the tracker knows of them; the rest, `laid_over`, are read as they are now).
         `touched`: per spit pile, the first touch not judged yet (a hand still there, a card covered)."""
         laid_on = {arrival.pile for arrival in self.early} | set(touched)
-        self.laid_over = {index for index in laid_on if self.first[Place("spit_pile", index)].card is None} | {
-            index for index, t in touched.items() if self.hand_there(t)} | {
+        self.forgotten = {index for index, t in touched.items() if self.hand_there(t)} | {
             arrival.pile for arrival in self.early if self.hand_there(arrival.t)}
+        self.laid_over = {index for index in laid_on if self.first[Place("spit_pile", index)].card is None} | self.forgotten
         return laid_on - self.laid_over
+
+    def stalled(self) -> bool:
+        """No stock top the first frame showed could be played on a spit pile top it showed (the stocks
+        once read in the first frame), and no card seen laid could either (a player may hold a card
+        picked up before the clip began)."""
+        tops = [self.first[Place("spit_pile", index)].card for index in (0, 1)]
+        stocks = [reading.card for place, reading in self.first.items() if place.kind == "stock" and reading.card is not None]
+        laid = [arrival.card for arrival in self.early if arrival.card is not None and not self.hand_there(arrival.t)]
+        return all(top is not None for top in tops) and not any(
+            can_play_on(card, top) for card in stocks + laid for top in tops)
 
     def read(self, layout: LayoutRead, touched: dict[int, float]) -> tuple[LayoutRead, list[Arrival], dict[str, list[Card]]]:
         """The opening layout, its spit piles as the first frame showed them where cards were laid on
         them since (`laid_on`, called first); the cards laid before it, to rule after it; and per player
         the cards that left their stocks meanwhile, not naming one of those."""
         self.frame = layout.frame
+        stalled = self.stalled()
         early = [arrival for arrival in self.early if arrival.pile not in self.laid_over]
         self.early = []
         laid_on = {arrival.pile for arrival in early} | set(touched)
@@ -71,12 +86,14 @@ class Opening:
             return layout, early, left
         first_touch = min([arrival.t for arrival in early] + [touched[index] for index in laid_on if index in touched])
         tops = tuple(self.first[Place("spit_pile", index)] if index in laid_on else layout.piles[index] for index in (0, 1))
-        return replace(layout, t=max(self.t, first_touch - 0.001), piles=tops), early, left
+        return replace(layout, t=max(self.t, first_touch - 0.001), piles=tops, looked_stalled=stalled), early, left
 
     def keep(self, sightings: Iterable[Sighting]) -> list[Sighting]:
-        """`sightings` without what was laid on a pile the layout took as it was (see the module)."""
+        """`sightings` without what was laid before the layout on a pile a hand was at as the clip began:
+        the layout took it (see the module). On a pile the first frame showed no card on, a card still to
+        be judged then is ruled on what the layout read there."""
         return [sighting for sighting in sightings if not (
-            isinstance(sighting, (Arrival, PileTouched)) and sighting.pile in self.laid_over and sighting.frame < self.frame)]
+            isinstance(sighting, (Arrival, PileTouched)) and sighting.pile in self.forgotten and sighting.frame < self.frame)]
 
     def _left_stocks(self, layout: LayoutRead) -> dict[str, list[Card]]:
         """Per player, the stock tops the first frame showed surely and the layout shows nowhere (one moved

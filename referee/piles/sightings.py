@@ -75,6 +75,9 @@ class LayoutRead:
     stocks: dict[str, tuple[Reading, ...]]   # player -> six slots (index 5: a sixth pile)
     piles: tuple[Reading, Reading]
     first: bool                               # the clip's opening read (may be mid-game)
+    #: the first frame showed no stock card that could be played: the cards laid before this read that fit
+    #: no top are the spits after a stall
+    looked_stalled: bool = False
 
 
 @dataclass(frozen=True)

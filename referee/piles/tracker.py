@@ -257,11 +257,11 @@ class TableTracker:
         for pile, t in touches:
             if t is not None:
                 touched[pile] = min(t, touched.get(pile, t))
-        laid_on = self.opening.laid_on(touched)
-        if laid_on:
+        if self.opening.early or touched:
             image, view = self._first_look
             self.opening.first.update({place: self._read(place, image, view=view) for place in self.places if place.kind == "stock"})
         self._first_look = None
+        laid_on = self.opening.laid_on(touched)
         layout = self._read_layout(frame, first=True, keep_piles=laid_on)
         layout, early, left = self.opening.read(layout, touched)
         for player, cards in left.items():  # they name the covered cards laid before the layout

@@ -13,6 +13,7 @@ config is camera-tolerant (RulesConfig.for_camera, set by the session).
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Sequence
 
 from referee.piles.covered import PASSING_SECONDS
@@ -20,7 +21,7 @@ from referee.piles.owners import JOINT_SECONDS
 from referee.piles.reading import Reading
 from referee.piles.sightings import Arrival, LayoutRead, PileTouched, Sighting, StockSeen, TableCleared, TableQuiet
 from referee.pipeline.one_hand import OneHand
-from referee.rules.cards import Card
+from referee.rules.cards import Card, can_play_on
 from referee.rules.observations import (
     CardLanded, CardTakenBack, LayoutSeen, RoundLaidOut, Slap, SixthStock, SpitTurned, StockMoved, StockSeenEmpty,
     StockSeenFaceDown, StocksSettled, StockTurnedUp,
@@ -84,6 +85,7 @@ class Translator:
         self.one_hand = OneHand()
         # the frame the opening layout was read in: a card seen landing before it had left its stock by then
         self._opening_frame: int | None = None
+        self._opening_stalled = False  # ... on a table that looked stalled: a card laid then that fits no top is a spit
         # the latest reading of each stock slot, with its doubts, (player, slot) -> Reading
         self._stock_readings: dict[tuple[str, int], Reading] = {}
         # when a card was last seen landing or a stock seen changing
@@ -98,6 +100,7 @@ class Translator:
         if isinstance(sighting, LayoutRead):
             if sighting.first:
                 self._opening_frame = sighting.frame
+                self._opening_stalled = sighting.looked_stalled
             self._stock_readings.update({(player, slot): reading for player in PLAYERS
                                          for slot, reading in enumerate(sighting.stocks[player])})
         elif isinstance(sighting, StockSeen):
@@ -267,6 +270,12 @@ class Translator:
         if taken_back is not None:
             return [taken_back], None
         spits_due = state.phase in (GamePhase.LAID_OUT, GamePhase.STALLED)
+        if (self._before_opening(sighting) and self._opening_stalled and sighting.player is not None
+                and (top is None or not can_play_on(card, top))):
+            # the clip opened on the spits after a stall (called before it began): a card laid then that
+            # fits no top is a spit (one that fits is a play: a card held as the clip began)
+            return [replace(self._spit(sighting, sighting.player, card, state), stalled_since=None,
+                            stalled_before_layout=True)], None
         if self._before_opening(sighting) and not spits_due:
             # laid as the clip opened: the card had left its stock before the layout was read, so no stock
             # top names it (a misread one would match another card still lying there)

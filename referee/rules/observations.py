@@ -197,6 +197,9 @@ class SpitTurned(_Observation):
     pile: int
     card: Card | str
     stalled_since: float | None = None
+    #: the stall this spit ends came before the layout the engine was given was seen (a clip that opens
+    #: on the spits): it was called then, and is not ruled now
+    stalled_before_layout: bool = field(default=False, kw_only=True)
 
     def __post_init__(self) -> None:
         super().__post_init__()

@@ -45,6 +45,11 @@ class PlayRules:
             # [engine reading] a card put on a pile that is not in use goes back: called, not counted
             events.append(self._event(EventType.VIOLATION, obs, player=obs.player, kind="pile_not_in_use"))
             return events + [self._event(EventType.SPIT, obs, player=obs.player, pile=obs.pile, card=obs.card)]
+        if obs.player not in self._spits_due and self._phase is GamePhase.PLAYING and obs.stalled_before_layout:
+            # the clip opened on the spits: the stall came (and was called) before it began; each spit is
+            # taken as it comes (the other player's may have come before the clip, or unseen)
+            self._phase = GamePhase.STALLED
+            self._spits_due = {obs.player}
         if obs.player not in self._spits_due and self._phase is GamePhase.PLAYING and self.config.camera_tolerant \
                 and obs.pile < self._in_use:
             # a camera misses cards: a spit in open play says more surely that play had stalled than that the

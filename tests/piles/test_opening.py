@@ -1,6 +1,8 @@
 """A clip's opening: which piles keep the first frame's top, which cards are ruled after the layout, and
 the stock cards that name them."""
 
+from dataclasses import replace
+
 import pytest
 
 from referee.piles.opening import HAND_THERE_FRAMES, Opening
@@ -22,7 +24,9 @@ def arrival(t, pile, player, text, confidence=0.9):
 
 
 def opening(pile0=sure("4C"), pile1=sure("8H"), **stocks):
+    """The first frame: B4 shows 3D (a play on 4C: the table is not stalled) unless `b4` says otherwise."""
     first = {Place("spit_pile", 0): pile0, Place("spit_pile", 1): pile1}
+    stocks.setdefault("b4", "3D")
     for name, text in stocks.items():  # a3="QD": stock A3 showed QD in the first frame
         first[Place("stock", int(name[1]), name[0].upper())] = sure(text) if text else EMPTY
     return Opening(0.0, PERIOD, first)
@@ -31,7 +35,7 @@ def opening(pile0=sure("4C"), pile1=sure("8H"), **stocks):
 def layout(frame=30, piles=(sure("5S"), sure("9C")), a3=EMPTY, b1=EMPTY):
     row = [EMPTY] * 6
     a, b = list(row), list(row)
-    a[3], b[1] = a3, b1
+    a[3], b[1], b[4] = a3, b1, sure("3D")
     return LayoutRead(frame / 30, frame, {"A": tuple(a), "B": tuple(b)}, piles, True)
 
 
@@ -69,6 +73,9 @@ def test_a_pile_the_first_frame_showed_no_card_on_is_read_as_the_layout_finds_it
     read, early, _ = start.read(layout(), {1: 0.6})
     assert [str(pile) for pile in read.piles] == ["5S", "8H"] and early == []
     assert read.t == pytest.approx(0.599)
+    # a card there still to be judged is ruled on what the layout read
+    still = [arrival(0.5, 0, "B", "6D")]
+    assert start.keep(still) == still
 
 
 @pytest.mark.parametrize("laid, confidence, named", [
@@ -96,3 +103,24 @@ def test_a_stock_top_unsurely_seen_in_the_first_frame_still_there_or_moved_has_n
     start.laid_on({})
     _, early, left = start.read(layout(b1=sure("JD")), {})
     assert str(early[0].card) == "5?" and left == {}
+
+
+@pytest.mark.parametrize("b4, stalled", [("3D", False), ("QS", True), (None, True)])
+def test_a_table_the_first_frame_showed_no_play_on_looked_stalled_and_its_cards_are_still_ruled(b4, stalled):
+    # no stock top fits 4C or 8H (nor does the card laid): the rules take a card that fits no top as a spit
+    start = opening(b4=b4)
+    start.early.append(arrival(0.4, 0, "A", "10C"))
+    assert start.stalled() == stalled
+    assert start.laid_on({1: 0.5}) == {0, 1}
+    read, early, _ = start.read(layout(), {1: 0.5})
+    assert read.looked_stalled == stalled and [str(pile) for pile in read.piles] == ["4C", "8H"]
+    assert [str(a.card) for a in early] == ["10C"]
+
+
+def test_a_card_laid_that_fits_a_top_of_a_table_the_first_frame_showed_no_play_on_is_a_play():
+    # the player held it as the clip began (picked up before): the table was not stalled
+    start = opening(b4="QS")
+    start.early.append(arrival(0.4, 0, "A", "5D"))
+    assert not start.stalled() and start.laid_on({}) == {0}
+    read, early, _ = start.read(layout(), {})
+    assert not read.looked_stalled and [(a.player, str(a.card)) for a in early] == [("A", "5D")]

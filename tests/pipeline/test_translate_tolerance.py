@@ -1,5 +1,7 @@
 """The translator and a real camera-tolerant engine: bad or missing readings never lose rulings."""
 
+from dataclasses import replace
+
 import numpy as np
 import pytest
 
@@ -12,6 +14,7 @@ from referee.rules.cards import Card
 from referee.rules.config import RulesConfig
 from referee.rules.engine import RulesEngine
 from referee.rules.observations import LayoutSeen
+from referee.rules.state import GamePhase
 
 BACK = Reading(None, face_down=True)
 EMPTY = Reading(None)
@@ -90,6 +93,27 @@ def test_a_card_laid_before_the_opening_layout_was_read_is_no_stock_top_of_the_l
     assert plays(events) == [("A", 0, "5S", "4C", True), ("A", 1, "9D", "8H", True), ("A", 0, "5S", "5S", False)]
     assert [getattr(obs, "left_before_layout", None) for obs in observations[1:]] == [True, False, False]
     assert [obs.stock for obs in observations[2:]] == [2, 1]
+
+
+def test_cards_laid_as_a_clip_opens_on_a_table_that_looked_stalled_are_spits_unless_they_fit():
+    # no stock top fits 4C or 8H in the first frame: 5D and 3C fit neither pile's top, they are the spits
+    # after a stall called before the clip began; a card laid later that fits is a play
+    rows = dict(a="JH QC 9D -  -", b="KS 6D 10S -  -")
+    sightings = [LayoutRead(0.39, 30, stocks(**rows), (card("4C"), card("8H")), first=True, looked_stalled=True),
+                 arrival(0.4, 0, "A", "6H"), arrival(0.42, 1, "B", "3C"), Arrival(0.6, 18, 0, "B", Card.parse("5S"), 0.01, 0.9)]
+    events, _, engine = referee(sightings)
+    assert [(kind, e["player"], str(e["card"])) for kind, e in events if kind in ("spit", "play")] == [
+        ("spit", "A", "6H"), ("spit", "B", "3C"), ("play", "B", "5S")]
+    assert not any(kind in ("violation", "stall") for kind, _ in events)  # the stall came before the clip
+    assert engine.state.phase is GamePhase.PLAYING
+
+
+def test_a_card_laid_as_a_clip_opens_that_fits_its_top_is_a_play_on_a_table_that_looked_stalled():
+    rows = dict(a="JH QC 9D -  -", b="KS 6D 10S -  -")
+    sightings = [LayoutRead(0.39, 30, stocks(**rows), (card("4C"), card("8H")), first=True, looked_stalled=True),
+                 arrival(0.4, 0, "A", "5D")]
+    events, _, _ = referee(sightings)
+    assert plays(events) == [("A", 0, "5D", "4C", True)]
 
 
 def test_a_misread_layout_does_not_lose_the_plays_after_it():

@@ -175,6 +175,19 @@ def test_a_card_laid_before_the_layout_was_seen_is_ruled_on_the_top_and_changes_
     assert engine.state.pile_tops[0] == Card.parse(card)
 
 
+def test_spits_of_a_stall_called_before_the_layout_was_seen_rule_no_stall():
+    # nothing fits 4C or 8H, but a card may yet be moved into an empty slot: no stall is ruled yet
+    base = layout(a="JH QC 2D - -", b="6D 10S QS - -")
+    engine = RulesEngine(CAMERA)
+    events = engine.observe(LayoutSeen(0.0, base.stock_tops, base.stock_counts, base.spit_counts, ["4C", "8H"],
+                                       counts_at_least=True))
+    assert kinds(events) == ["round_start"]
+    # each is taken as it comes: the other player's spit may have come before the clip began, or unseen
+    for t, player, pile, card in ((0.4, "A", 0, "5D"), (0.42, "B", 1, "3C")):
+        events = engine.observe(SpitTurned(t, player, pile, card, stalled_before_layout=True))
+        assert kinds(events) == ["spit"] and engine.state.phase is GamePhase.PLAYING
+
+
 # ---- a spit pile whose top is unknown -------------------------------------------------------------------
 
 

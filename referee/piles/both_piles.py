@@ -26,9 +26,13 @@ class HeldPiles:
     def __bool__(self) -> bool:
         return bool(self._held)
 
+    def touches(self) -> list[tuple[int, float]]:
+        """(spit pile, touch time) of the touches on held piles (not ruled yet)."""
+        return [(place.index, visit.touch.t) for place, (change, _) in self._held.items()
+                for visit in change.visits if visit.touch is not None]
+
     def touch_times(self) -> list[float]:
-        """Touches on held piles (not ruled yet)."""
-        return [visit.touch.t for change, _ in self._held.values() for visit in change.visits if visit.touch is not None]
+        return [t for _, t in self.touches()]
 
     def judge_together(self, changes: list[tuple[Place, PlaceChange]], busy: set[Place]) -> list[tuple[Place, PlaceChange]]:
         """The changes to judge this frame: held piles whose other pile has settled now, is left alone

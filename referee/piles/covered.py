@@ -77,13 +77,13 @@ class CoveredCards:
         """Some card is still waiting to be named, or to be ruled after one."""
         return bool(self.unnamed or self.waiting_tops)
 
-    def touch_times(self) -> list[float]:
-        """Touches not ruled yet (the pipeline holds later rulings back for them)."""
-        return [covered.arrival.t for covered in self.unnamed] + [top.t for top in self.waiting_tops]
-
     def touches(self) -> list[tuple[int, float]]:
-        """(spit pile, touch time) of the cards still waiting to be named, and of the tops waiting for them."""
+        """(spit pile, touch time) of the cards still waiting to be named, and of the tops waiting for them:
+        touches not ruled yet (the pipeline holds later rulings back for them)."""
         return [(covered.arrival.pile, covered.arrival.t) for covered in self.unnamed] + [(top.pile, top.t) for top in self.waiting_tops]
+
+    def touch_times(self) -> list[float]:
+        return [t for _, t in self.touches()]
 
     def left_stock(self, player: str, settled: float, card: Card, came: float) -> None:
         self.departures.append(Departure(player, settled, card, came))

@@ -46,6 +46,7 @@ class Opening:
         self.frame = 0                # the frame the layout was read in
         self.laid_over: set[int] = set()  # spit piles the layout takes as they are, what was laid before included
         self.forgotten: set[int] = set()  # ... and of those, the ones whose cards laid before are not ruled later
+        self.kept: set[int] = set()       # spit piles the layout keeps as the first frame showed them
 
     def hand_there(self, t: float) -> bool:
         return t < self.t + HAND_THERE_FRAMES * self.period
@@ -58,7 +59,8 @@ class Opening:
         self.forgotten = {index for index, t in touched.items() if self.hand_there(t)} | {
             arrival.pile for arrival in self.early if self.hand_there(arrival.t)}
         self.laid_over = {index for index in laid_on if self.first[Place("spit_pile", index)].card is None} | self.forgotten
-        return laid_on - self.laid_over
+        self.kept = laid_on - self.laid_over
+        return self.kept
 
     def stalled(self) -> bool:
         """No stock top the first frame showed could be played on a spit pile top it showed (the stocks
@@ -72,20 +74,19 @@ class Opening:
 
     def read(self, layout: LayoutRead, touched: dict[int, float]) -> tuple[LayoutRead, list[Arrival], dict[str, list[Card]]]:
         """The opening layout, its spit piles as the first frame showed them where cards were laid on
-        them since (`laid_on`, called first); the cards laid before it, to rule after it; and per player
-        the cards that left their stocks meanwhile, not naming one of those."""
+        them since (`kept` by `laid_on`, called first with the same `touched`), dated before the first
+        touch on them; the cards laid before it, to rule after it; and per player the cards that left
+        their stocks meanwhile, not naming one of those."""
         self.frame = layout.frame
         stalled = self.stalled()
-        early = [arrival for arrival in self.early if arrival.pile not in self.laid_over]
+        early = [arrival for arrival in self.early if arrival.pile in self.kept]
         self.early = []
-        laid_on = {arrival.pile for arrival in early} | set(touched)
-        laid_on -= self.laid_over
         left = self._left_stocks(layout)
         early = [self._named(arrival, left) for arrival in early]
-        if not laid_on:
+        if not self.kept:
             return layout, early, left
-        first_touch = min([arrival.t for arrival in early] + [touched[index] for index in laid_on if index in touched])
-        tops = tuple(self.first[Place("spit_pile", index)] if index in laid_on else layout.piles[index] for index in (0, 1))
+        first_touch = min([arrival.t for arrival in early] + [touched[index] for index in self.kept if index in touched])
+        tops = tuple(self.first[Place("spit_pile", index)] if index in self.kept else layout.piles[index] for index in (0, 1))
         return replace(layout, t=max(self.t, first_touch - 0.001), piles=tops, looked_stalled=stalled), early, left
 
     def keep(self, sightings: Iterable[Sighting]) -> list[Sighting]:

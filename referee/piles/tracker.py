@@ -157,12 +157,19 @@ class TableTracker:
         return float((cols.mean() + tracker.cols.start + 0.5) / px), float((rows.mean() + tracker.rows.start + 0.5) / px)
 
     def pending_touch(self) -> float | None:
-        times = [tracker.pending_touch() for place, tracker in self.places.items() if place.kind == "spit_pile"]
-        times += self.covered.touch_times()
-        times += [visit.touch.t for visits, _, _ in self._retries.values() for visit in visits]
-        times += self.held.touch_times()
-        times = [t for t in times if t is not None]
-        return min(times) if times else None
+        """The earliest touch on a spit pile not ruled yet."""
+        return min(self._pending_touches().values(), default=None)
+
+    def _pending_touches(self) -> dict[int, float]:
+        """Per spit pile, its earliest touch not ruled yet: a hand still over it or its card not settled,
+        a card covered and not named, a top not read yet, a pile held for the other."""
+        touches = [(place.index, self.places[place].pending_touch()) for place in SPIT_PILES] + self.covered.touches() + [
+            (place.index, visit.touch.t) for place, (visits, _, _) in self._retries.items() for visit in visits] + self.held.touches()
+        earliest: dict[int, float] = {}
+        for pile, t in touches:
+            if t is not None:
+                earliest[pile] = min(t, earliest.get(pile, t))
+        return earliest
 
     def look(self, image: np.ndarray) -> TableLook:
         """A frame seen from above and its card paper: the frame's alone, so it may be worked out ahead,
@@ -250,13 +257,7 @@ class TableTracker:
         if not settled and frame.t - self.opening.t < START_WAIT_SECONDS:
             return []
         self.started = True
-        # piles touched already, their cards not judged yet (a hand still over one, a card covered, read again)
-        touches = [(place.index, self.places[place].pending_touch()) for place in SPIT_PILES] + self.covered.touches() + [
-            (place.index, visit.touch.t) for place, (visits, _, _) in self._retries.items() for visit in visits]
-        touched: dict[int, float] = {}
-        for pile, t in touches:
-            if t is not None:
-                touched[pile] = min(t, touched.get(pile, t))
+        touched = self._pending_touches()  # piles touched already, their cards not judged yet
         if self.opening.early or touched:
             image, view = self._first_look
             self.opening.first.update({place: self._read(place, image, view=view) for place in self.places if place.kind == "stock"})

@@ -61,16 +61,24 @@ def joint_owners(changes: Sequence[tuple[Place, PlaceChange]], places: Mapping[P
     both (the spits, two plays at once): one hand lays one card at a time, so the two cards are
     given to the two players so that each laid its card where it reached last (on rendered spits this
     was right in 8 of 8, where the fingers' distance to the cards was right in 5 and the frames each
-    hand held each card in 3), then so that their fingers came closest to the cards."""
+    hand held each card in 3), then so that their fingers came closest to the cards. When one pile was
+    touched by one hand alone and the other by both, the one hand laid the card where it was alone."""
     piles = [(place, change) for place, change in changes if place.kind == "spit_pile" and change.visits]
     if len(piles) != 2:
         return {}
     touches = {place: {visit.player: visit for visit in change.visits if visit.touch is not None} for place, change in piles}
     (first, first_change), (second, second_change) = piles
-    if any(set(touches[place]) != set(PLAYERS) for place in touches):
-        return {}
     times = [visit.touch.t for place in touches for visit in touches[place].values()]
-    if max(times) - min(times) > JOINT_SECONDS:
+    if not times or max(times) - min(times) > JOINT_SECONDS:
+        return {}
+    alone = [place for place in touches if len(touches[place]) == 1]
+    if len(alone) == 1 and all(set(touches[place]) == set(PLAYERS) for place in touches if place != alone[0]):
+        # one hand alone laid the card on one pile; busy there, it did not lay the other pile's card at the
+        # same moment (its arm lay over that pile on the way): the other hand did
+        player = next(iter(touches[alone[0]]))
+        other = next(place for place in touches if place != alone[0])
+        return {alone[0]: player, other: next(hand for hand in PLAYERS if hand != player)}
+    if any(set(touches[place]) != set(PLAYERS) for place in touches):
         return {}
 
     def reach(place: Place, change: PlaceChange, player: str) -> tuple[float, float]:

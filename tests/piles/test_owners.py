@@ -90,8 +90,13 @@ def _spits(touches: dict, near: dict | None = None) -> list[tuple[Place, PlaceCh
     ({PILES[0]: {"A": 1.0, "B": 1.0}, PILES[1]: {"A": 1.0, "B": 1.0}}, None, {}),
     # too far apart in time to be two cards laid at once
     ({PILES[0]: {"A": 1.0, "B": 1.1}, PILES[1]: {"A": 1.0 + JOINT_SECONDS + 0.05, "B": 1.02}}, None, {}),
-    # one pile touched by one hand only
-    ({PILES[0]: {"A": 1.0, "B": 1.1}, PILES[1]: {"B": 1.02}}, None, {}),
+    # one pile touched by one hand only: that hand laid its card there, the other hand the other pile's
+    ({PILES[0]: {"A": 1.0, "B": 1.1}, PILES[1]: {"B": 1.02}}, None, {PILES[0]: "A", PILES[1]: "B"}),
+    ({PILES[0]: {"A": 1.2}, PILES[1]: {"B": 1.05, "A": 1.1}}, None, {PILES[0]: "A", PILES[1]: "B"}),
+    # each pile touched by one hand: nothing to share out
+    ({PILES[0]: {"A": 1.0}, PILES[1]: {"B": 1.02}}, None, {}),
+    # one hand alone, but too long before the other pile's touches to be laid at once
+    ({PILES[0]: {"A": 1.0}, PILES[1]: {"B": 1.1, "A": 1.0 + JOINT_SECONDS + 0.05}}, None, {}),
 ])
 def test_two_cards_laid_at_once_are_given_one_to_each_player(touches, near, owners):
     assert joint_owners(_spits(touches, near), _piles()) == owners

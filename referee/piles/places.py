@@ -35,6 +35,20 @@ CHANGED_FRACTION = 0.04
 #: Change in card paper over a place's zone (as a share of one card's area), with no hand seen, for it
 #: to be read again (cards gone or laid while the camera saw no hand: a cut, a hand out of frame).
 VANISHED_PAPER = 0.4
+#: Share of a place's zone whose picture differs from the one it settled on, with no hand seen, for it to
+#: be read again where card paper tells nothing: on a pale table (cream wood is as pale and grey as a
+#: card) cards cleared away by a cut left their places read as still lying there, and the next round's
+#: layout was never read (a card coming or going changed 29-60 % of the zone on such a table; nothing
+#: else that was still, 0 %).
+REPICTURED_SHARE = 0.2
+#: Share of a place's zone that is card paper, with its card or without, from which card paper tells
+#: nothing (the table itself reads as paper). Elsewhere the picture is not used: a dark hand on dark wood,
+#: not seen as a hand, changes it, and the stock was read again under the hand (seen empty, then not).
+BLIND_PAPER = 0.8
+#: A still place is looked at again for cards gone or come with no hand seen every this many frames: a
+#: pale card gone from a pale table changes a place's picture by less than STILL_LEVEL, so the place
+#: never stops being still.
+RECHECK_FRAMES = 15
 #: How far (mm) around the place a hand is followed to time its approach.
 APPROACH_MARGIN_MM = 60.0
 #: A hidden card's approach counts as ending on the pile only if the hand is then within this many mm
@@ -281,10 +295,15 @@ class PlaceTracker:
             still = max(STILL_LEVEL, CALM_FACTOR * self._calm)
             self._still_frames = self._still_frames + 1 if motion < still else 0
         self._previous_crop = crop.copy()
-        if not self._dirty and self._settled_paper is not None and cardlike is not None and self._still_frames == SETTLE_FRAMES:
+        if (not self._dirty and self._settled_paper is not None and cardlike is not None and self._still_frames >= SETTLE_FRAMES
+                and (self._still_frames - SETTLE_FRAMES) % RECHECK_FRAMES == 0):
             # cards gone or come with no hand seen (a cut in the video, hands hidden by the camera's edge);
             # measured on card paper, which a change of light leaves card paper
-            self._dirty = abs(self._paper(cardlike[self.rows, self.cols]) - self._settled_paper) > VANISHED_PAPER * self._card_share
+            paper = self._paper(cardlike[self.rows, self.cols])
+            self._dirty = abs(paper - self._settled_paper) > VANISHED_PAPER * self._card_share
+            if not self._dirty and max(paper, self._settled_paper) >= BLIND_PAPER and self.settled_crop is not None:
+                # a pale table, as pale and grey as card paper: the picture tells what the paper cannot
+                self._dirty = float(self._changed_since_settled(crop)[self.inner].mean()) > REPICTURED_SHARE
         if not self._dirty or self._still_frames < SETTLE_FRAMES:
             return None
         return self._settle(crop, frame, t, None if cardlike is None else cardlike[self.rows, self.cols])

@@ -33,7 +33,7 @@ from referee.piles.opening import Opening
 from referee.piles.owners import joint_owners, one_per_hand, who_laid_top
 from referee.piles.places import APPROACH_MARGIN_MM, PlaceChange, PlaceTracker, Visit
 from referee.piles.quiet import QuietTable
-from referee.piles.reading import Reading, TableColour, TopCardNamer, namer_at, read_place
+from referee.piles.reading import MIN_CONFIDENCE, Reading, TableColour, TopCardNamer, namer_at, read_place
 from referee.piles.sightings import Arrival, LayoutRead, PileTouched, Sighting, StockSeen, TableCleared, TableQuiet
 from referee.piles.table_view import RectMM, TableView
 from referee.piles.zones import Place, all_places
@@ -458,6 +458,10 @@ class TableTracker:
                 continue
             # covered by a later card: the card is the one that left this player's stock
             card, confidence = self._snapshot_card(visit)
+            if card is not None and card == previous.card and confidence >= MIN_CONFIDENCE:
+                # its snapshot shows the top the pile had before: the hand laid nothing here (an arm passing
+                # over on its way to the other pile), and the card its stock lost lies elsewhere
+                continue
             if card == reading.card:  # its snapshot shows the top laid by the other hand: only its stock can tell
                 card, confidence = None, 0.0
             self.covered.cover(Arrival(visit.touch.t, visit.touch.frame, place.index, visit.player, card,

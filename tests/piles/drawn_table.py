@@ -85,6 +85,7 @@ class DrawnTable:
     lying: list[list] = field(default_factory=list)
     moves: list[Move] = field(default_factory=list)
     light: float = 1.0
+    table: tuple[int, int, int] = TABLE_BGR
 
     def lay(self, card: Card | None, centre: tuple[float, float], t_from: float = 0.0, t_until: float = math.inf) -> None:
         self.lying.append([card, centre, t_from, t_until])
@@ -122,7 +123,7 @@ class DrawnTable:
         width, height = IMAGE_SIZE
         image = np.zeros((height, width, 3), np.uint8)
         image[:] = (40, 40, 40)
-        cv2.rectangle(image, _px((0, 0)), _px((800, 600)), TABLE_BGR, -1)
+        cv2.rectangle(image, _px((0, 0)), _px((800, 600)), self.table, -1)
         for card, centre, t_from, t_until in self.lying:
             if t_from <= t < t_until:
                 _draw_card(image, card, centre)

@@ -284,3 +284,46 @@ def test_hands_let_go_as_the_video_ends_finish_their_visits_but_an_arm_passing_o
     assert not tracker.visits and [visit.player for visit in tracker.finished] == ["A"]
     change = tracker.settle_now(view, 26, 26 / 30, card_paper(view))
     assert [visit.player for visit in change.visits] == ["A"]
+
+
+def _cut_away(table, place):
+    """A `place` settled on its card on a `table`-coloured table, then the card gone in a cut (no hand
+    seen): the changes the place reports over the next frames."""
+    zone = RectMM.around((150, 150), 110, 130)
+    tracker = PlaceTracker(place, zone, PX_PER_MM, VIEW, nominal_card=RectMM.around((150, 150), 63, 88))
+    bare = np.full(VIEW + (3,), table, np.uint8)
+    laid = bare.copy()
+    draw_card(laid, (150, 150), 0.0, (20, 20, 20))
+    cv2.rectangle(laid, tuple(int(v) for v in card_outline((150, 150), 0.0)[1]),
+                  tuple(int(v) for v in card_outline((150, 150), 0.0)[3]), (90, 90, 90), 1)  # its printed border
+    nobody = {"A": np.zeros(VIEW, np.uint8), "B": np.zeros(VIEW, np.uint8)}
+    changes = []
+    for frame in range(60):
+        view = laid if frame < 20 else bare
+        pale = (view.min(axis=2) > 150).astype(np.uint8)  # cream wood is as pale and grey as card paper
+        change = tracker.step(view, nobody, frame, frame / 30, 1 / 30, None, pale)
+        if change is not None:
+            changes.append(change)
+    return changes
+
+
+@pytest.mark.parametrize("place", [("stock", "B", 0), ("spit_pile", None, 1)])
+@pytest.mark.parametrize("table", [(70, 70, 70), (200, 222, 232)])
+def test_a_card_cut_away_with_no_hand_seen_is_noticed_on_a_dark_or_a_pale_table(table, place):
+    changes = _cut_away(table, place)
+    assert len(changes) == 2 and changes[1].changed and changes[1].frame > 20
+
+
+def test_a_stock_under_a_flickering_lamp_is_not_read_again():
+    rng = np.random.default_rng(5)
+    # what is left of a lamp's flicker once the view is steadied, and the camera's noise, on a pale table
+    flicker = lambda frame, view: np.clip(view.astype(np.int16) * (1.0 + 0.015 * ((frame % 3) - 1))
+                                          + rng.integers(-3, 4, view.shape), 0, 255).astype(np.uint8)
+    zone = RectMM.around((150, 150), 110, 130)
+    tracker = PlaceTracker(("stock", "B", 0), zone, PX_PER_MM, VIEW, nominal_card=RectMM.around((150, 150), 63, 88))
+    laid = np.full(VIEW + (3,), (200, 222, 232), np.uint8)
+    draw_card(laid, (150, 150), 0.0, (20, 20, 20))
+    nobody = {"A": np.zeros(VIEW, np.uint8), "B": np.zeros(VIEW, np.uint8)}
+    settled = [frame for frame in range(120) if tracker.step(
+        flicker(frame, laid), nobody, frame, frame / 60, 1 / 60, None, (laid.min(axis=2) > 150).astype(np.uint8)) is not None]
+    assert len(settled) == 1

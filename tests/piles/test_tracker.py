@@ -4,18 +4,21 @@ import numpy as np
 import pytest
 
 from referee.capture.frames import Frame
+from referee.piles.places import PlaceChange, Visit
 from referee.piles.quiet import QUIET_SECONDS
 from referee.piles.sightings import Arrival, LayoutRead, StockSeen, TableQuiet
 from referee.piles.table_view import RectMM, TableView
+from referee.piles.touch import TouchEstimate
 from referee.piles.tracker import READ_PX_PER_MM, TableTracker
 from referee.piles.zones import Place
 from referee.rules.cards import Card
 from referee.table.layout import TableLayout
 from referee.vision.recogniser import TopCardReading
-from tests.piles.drawn_table import IMAGE_SIZE, ColourNamer, DrawnTable, PlainCalibration
+from tests.piles.drawn_table import IMAGE_SIZE, TABLE_BGR, ColourNamer, DrawnTable, PlainCalibration
 
 LAYOUT = TableLayout()
 FPS = 30
+PALE_WOOD_BGR = (200, 222, 232)
 
 
 def run(table: DrawnTable, seconds: float, fps: int = FPS, *, light_from: float | None = None):
@@ -98,9 +101,11 @@ def test_crops_are_seen_from_above_with_a_at_the_bottom(rect, size):
     assert crop[0, :, 2].mean() > crop[-1, :, 2].mean()  # B's side on top, as seen from above
 
 
-def test_a_table_cleared_and_laid_out_anew_with_no_hand_seen_is_read_as_a_new_layout():
-    # a video cut between rounds: the old cards vanish at 1.0 s, the next round's layout appears at 2.0 s
-    table = DrawnTable()
+@pytest.mark.parametrize("wood", [TABLE_BGR, PALE_WOOD_BGR])
+def test_a_table_cleared_and_laid_out_anew_with_no_hand_seen_is_read_as_a_new_layout(wood):
+    # a video cut between rounds: the old cards vanish at 1.0 s, the next round's layout appears at 2.0 s;
+    # on cream wood card paper tells nothing (the table is as pale and grey as the cards)
+    table = DrawnTable(table=wood)
     old = [("5H", LAYOUT.spit_pile_centre(0)), ("9C", LAYOUT.spit_pile_centre(1))] + \
           [(card, LAYOUT.stock_centre("A", slot)) for slot, card in enumerate(("6S", "KD", "2C", "JH", "8D"))] + \
           [(card, LAYOUT.stock_centre("B", slot)) for slot, card in enumerate(("4S", "QD", "3C", "10H", "AS"))]
@@ -363,3 +368,26 @@ def test_a_card_laid_as_the_clip_begins_is_part_of_the_layout_and_one_laid_after
     assert isinstance(layout, LayoutRead)
     assert [str(reading) for reading in layout.piles] == ["5H", "10H" if laid_before else "9C"]
     assert [(s.player, str(s.card)) for s in sightings[1:]] == ([] if laid_before else [("B", "10H")])
+
+
+def test_a_hand_that_left_a_pile_as_it_was_laid_nothing_there():
+    # racing: B's arm crossed pile 1 on its way to pile 0 and was gone before A laid JH on pile 1; the pile
+    # settles once, with both hands' touches. B's snapshot, taken as its hand left, shows 9C still on top.
+    table = laid_out()
+    view = TableView(PlainCalibration(), (800, 600), 0.5, IMAGE_SIZE)
+    tracker = TableTracker(view, ColourNamer(), fps=FPS)
+    rng = np.random.default_rng(1)
+    for index in range(15):  # the layout is read
+        tracker.step(Frame(index, index / FPS, table.frame(index / FPS, rng)))
+    pile = Place("spit_pile", 1)
+    place = tracker.places[pile]
+    before = view.crop(table.frame(0.5), place.rect, READ_PX_PER_MM)
+    table.lay(Card.parse("JH"), LAYOUT.spit_pile_centre(1), t_from=1.0)
+    after = table.frame(1.5)
+    b_crossing = Visit("B", 20, touch=TouchEstimate(0.70, 21, 0.01), frames_in_contact=3, snapshot=before)
+    a_laying = Visit("A", 25, touch=TouchEstimate(0.98, 30, 0.01), frames_in_contact=4,
+                     snapshot=view.crop(after, place.rect, READ_PX_PER_MM))
+    change = PlaceChange(place.place, 45, 1.5, True, (b_crossing, a_laying), place.footprint.copy(), place.padded)
+    sightings = tracker._judge([(pile, change)], Frame(45, 1.5, after))
+    sightings += tracker._name_covered(3.0)
+    assert [(s.player, str(s.card)) for s in sightings if isinstance(s, Arrival)] == [("A", "JH")]

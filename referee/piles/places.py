@@ -49,6 +49,8 @@ BLIND_PAPER = 0.8
 #: pale card gone from a pale table changes a place's picture by less than STILL_LEVEL, so the place
 #: never stops being still.
 RECHECK_FRAMES = 15
+#: The band (mm) outside a place's outline where a card carried onto its white top cannot be told from it.
+HIDDEN_EDGE_MM = 4.0
 #: How far (mm) around the place a hand is followed to time its approach.
 APPROACH_MARGIN_MM = 60.0
 #: A hidden card's approach counts as ending on the pile only if the hand is then within this many mm
@@ -175,7 +177,7 @@ class PlaceTracker:
         outside = (~self.footprint).astype(np.uint8)
         self._distance_outside = cv2.distanceTransform(outside, cv2.DIST_L2, cv2.DIST_MASK_PRECISE) / self.px_per_mm
         self._distance_inside = cv2.distanceTransform(self.footprint.astype(np.uint8), cv2.DIST_L2, cv2.DIST_MASK_PRECISE) / self.px_per_mm
-        self._near_footprint = self._distance_outside < 4.0
+        self._near_footprint = self._distance_outside < HIDDEN_EDGE_MM
 
     def set_footprint(self, footprint: np.ndarray) -> None:
         self.footprint = footprint if footprint.any() else self.nominal.copy()
@@ -438,6 +440,16 @@ class PlaceTracker:
         if visit.touch is None and visit.frames_in_contact and visit.card_seen:
             contact = [index for index, sample in enumerate(visit.samples) if sample[2] <= 0]
             visit.touch = estimate_touch(visit.samples[:contact[0] + 1][-6:], period, 1.0 / self.px_per_mm) if contact else None
+        if visit.touch is None and not visit.frames_in_contact and visit.card_seen and visit.samples:
+            # a card carried onto a white top is seen only up to the top's edge (white on white, and its
+            # pixels next to the edge not counted as the card, see `_measure`): brought that close, it
+            # touched, however briefly (a racing hand laid a card in one frame, measured 2 mm off)
+            nearest = min(range(len(visit.samples)), key=lambda index: visit.samples[index][2])
+            if visit.samples[nearest][2] <= HIDDEN_EDGE_MM:
+                frame, t, _ = visit.samples[nearest]
+                samples = visit.samples[:nearest] + [(frame, t, 0.0)]
+                visit.touch = estimate_touch(samples[-6:], period, 1.0 / self.px_per_mm)
+                visit.frames_in_contact = 1
 
     def let_go(self, period: float, passing: frozenset[str] = frozenset()) -> None:
         """The hands near the place are taken to leave now, their visits ending as when a hand leaves (the

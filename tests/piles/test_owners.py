@@ -1,5 +1,7 @@
 """Who laid the card on top of a spit pile, from what the place saw of each hand."""
 
+from dataclasses import replace
+
 import numpy as np
 import pytest
 
@@ -105,3 +107,11 @@ def test_two_cards_laid_at_once_are_given_one_to_each_player(touches, near, owne
 def test_one_pile_settling_alone_is_no_joint_play():
     changes = _spits({PILES[0]: {"A": 1.0, "B": 1.1}, PILES[1]: {"A": 1.05, "B": 1.02}})
     assert joint_owners(changes[:1], _piles()) == {}
+
+
+def test_a_pile_one_hand_only_passed_over_says_nothing_of_who_laid_the_other_pile_s_card():
+    # A's arm passed over pile 0 and left it as it was, while both hands were at pile 1
+    changes = _spits({PILES[0]: {"A": 1.0}, PILES[1]: {"B": 1.05, "A": 1.1}})
+    unchanged = [(place, replace(change, changed=place != PILES[0])) for place, change in changes]
+    assert joint_owners(changes, _piles()) == {PILES[0]: "A", PILES[1]: "B"}
+    assert joint_owners(unchanged, _piles()) == {}

@@ -62,8 +62,8 @@ def joint_owners(changes: Sequence[tuple[Place, PlaceChange]], places: Mapping[P
     given to the two players so that each laid its card where it reached last (on rendered spits this
     was right in 8 of 8, where the fingers' distance to the cards was right in 5 and the frames each
     hand held each card in 3), then so that their fingers came closest to the cards. When one pile was
-    touched by one hand alone and the other by both, and both show a new card, the one hand laid the card
-    where it was alone (a pile it only passed over, left as it was, says nothing)."""
+    touched by one hand alone and the other by both, and both show a new card, the hand seen at both laid
+    its card on the pile it reached last too (a pile only passed over, left as it was, says nothing)."""
     piles = [(place, change) for place, change in changes if place.kind == "spit_pile" and change.visits]
     if len(piles) != 2:
         return {}
@@ -75,11 +75,15 @@ def joint_owners(changes: Sequence[tuple[Place, PlaceChange]], places: Mapping[P
     alone = [place for place in touches if len(touches[place]) == 1]
     if (len(alone) == 1 and all(set(touches[place]) == set(PLAYERS) for place in touches if place != alone[0])
             and all(change.changed for _, change in piles)):
-        # one hand alone laid the card on one pile; busy there, it did not lay the other pile's card at the
-        # same moment (its arm lay over that pile on the way): the other hand did
+        # one hand seen at both piles, the other at one only (its touch of the other pile not seen: arms
+        # crossing): as below, the hand seen at both laid its card on the pile it reached last, the other
+        # hand the other pile's
         player = next(iter(touches[alone[0]]))
         other = next(place for place in touches if place != alone[0])
-        return {alone[0]: player, other: next(hand for hand in PLAYERS if hand != player)}
+        partner = next(hand for hand in PLAYERS if hand != player)
+        if touches[other][player].touch.t > touches[alone[0]][player].touch.t:
+            return {other: player, alone[0]: partner}
+        return {alone[0]: player, other: partner}
     if any(set(touches[place]) != set(PLAYERS) for place in touches):
         return {}
 

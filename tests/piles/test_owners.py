@@ -92,9 +92,11 @@ def _spits(touches: dict, near: dict | None = None) -> list[tuple[Place, PlaceCh
     ({PILES[0]: {"A": 1.0, "B": 1.0}, PILES[1]: {"A": 1.0, "B": 1.0}}, None, {}),
     # too far apart in time to be two cards laid at once
     ({PILES[0]: {"A": 1.0, "B": 1.1}, PILES[1]: {"A": 1.0 + JOINT_SECONDS + 0.05, "B": 1.02}}, None, {}),
-    # one pile touched by one hand only: that hand laid its card there, the other hand the other pile's
-    ({PILES[0]: {"A": 1.0, "B": 1.1}, PILES[1]: {"B": 1.02}}, None, {PILES[0]: "A", PILES[1]: "B"}),
+    # one hand seen at both piles, the other at one only (arms crossing): the hand seen at both laid its
+    # card on the pile it reached last, the other hand the other pile's
+    ({PILES[0]: {"A": 1.0, "B": 1.1}, PILES[1]: {"B": 1.02}}, None, {PILES[0]: "B", PILES[1]: "A"}),
     ({PILES[0]: {"A": 1.2}, PILES[1]: {"B": 1.05, "A": 1.1}}, None, {PILES[0]: "A", PILES[1]: "B"}),
+    ({PILES[0]: {"B": 1.0}, PILES[1]: {"B": 1.04, "A": 1.1}}, None, {PILES[0]: "A", PILES[1]: "B"}),
     # each pile touched by one hand: nothing to share out
     ({PILES[0]: {"A": 1.0}, PILES[1]: {"B": 1.02}}, None, {}),
     # one hand alone, but too long before the other pile's touches to be laid at once
@@ -113,5 +115,5 @@ def test_a_pile_one_hand_only_passed_over_says_nothing_of_who_laid_the_other_pil
     # A's arm passed over pile 0 and left it as it was, while both hands were at pile 1
     changes = _spits({PILES[0]: {"A": 1.0}, PILES[1]: {"B": 1.05, "A": 1.1}})
     unchanged = [(place, replace(change, changed=place != PILES[0])) for place, change in changes]
-    assert joint_owners(changes, _piles()) == {PILES[0]: "A", PILES[1]: "B"}
+    assert joint_owners(changes, _piles()) == {PILES[0]: "B", PILES[1]: "A"}
     assert joint_owners(unchanged, _piles()) == {}

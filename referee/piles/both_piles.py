@@ -31,9 +31,6 @@ class HeldPiles:
         return [(place.index, visit.touch.t) for place, (change, _) in self._held.items()
                 for visit in change.visits if visit.touch is not None]
 
-    def touch_times(self) -> list[float]:
-        return [t for _, t in self.touches()]
-
     def judge_together(self, changes: list[tuple[Place, PlaceChange]], busy: set[Place]) -> list[tuple[Place, PlaceChange]]:
         """The changes to judge this frame: held piles whose other pile has settled now, is left alone
         (`busy`: piles a hand is over or that have not settled since) or has kept them waiting

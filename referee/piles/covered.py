@@ -82,9 +82,6 @@ class CoveredCards:
         touches not ruled yet (the pipeline holds later rulings back for them)."""
         return [(covered.arrival.pile, covered.arrival.t) for covered in self.unnamed] + [(top.pile, top.t) for top in self.waiting_tops]
 
-    def touch_times(self) -> list[float]:
-        return [t for _, t in self.touches()]
-
     def left_stock(self, player: str, settled: float, card: Card, came: float) -> None:
         self.departures.append(Departure(player, settled, card, came))
 

@@ -303,7 +303,7 @@ class PlaceTracker:
             # measured on card paper, which a change of light leaves card paper
             paper = self._paper(cardlike[self.rows, self.cols])
             self._dirty = abs(paper - self._settled_paper) > VANISHED_PAPER * self._card_share
-            if not self._dirty and max(paper, self._settled_paper) >= BLIND_PAPER and self.settled_crop is not None:
+            if not self._dirty and max(paper, self._settled_paper) >= BLIND_PAPER:
                 # a pale table, as pale and grey as card paper: the picture tells what the paper cannot
                 self._dirty = float(self._changed_since_settled(crop)[self.inner].mean()) > REPICTURED_SHARE
         if not self._dirty or self._still_frames < SETTLE_FRAMES:

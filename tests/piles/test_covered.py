@@ -42,7 +42,7 @@ def test_a_stock_card_names_one_covered_card_only():
     covered.left_stock("B", 1.3, TEN, 1.2)
     out, _ = name(covered, now=1.3)
     assert [(a.pile, a.card) for a in out] == [(0, TEN)]
-    assert covered.touch_times() == [1.1]
+    assert [t for _, t in covered.touches()] == [1.1]
 
 
 @pytest.mark.parametrize("pile_tops, known", [((None, None), {1: TEN}), ((FIVE, JACK), {})])
@@ -106,7 +106,7 @@ def test_a_card_laid_over_a_covered_one_is_ruled_after_it_in_touch_order():
     covered.cover(covered_arrival("B", t=1.0, pile=1), now=1.25)
     top = covered_arrival("A", t=1.2, pile=1, card=JACK)
     assert covered.top_laid(top) == []   # waits for the card under it
-    assert covered.busy and covered.touch_times() == [1.0, 1.2]
+    assert covered.busy and [t for _, t in covered.touches()] == [1.0, 1.2]
     assert name(covered, now=1.3) == ([], {})   # nothing named yet: the top still waits
     covered.left_stock("B", 1.4, TEN, 1.1)
     out, _ = name(covered, now=1.4)

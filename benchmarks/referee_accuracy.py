@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import pathlib
 import statistics
 import sys
@@ -194,8 +195,16 @@ def main() -> int:
     parser.add_argument("--keep", type=pathlib.Path, default=None,
                         help="keep the rendered games in this folder and reuse them on the next run")
     parser.add_argument("--render-only", action="store_true", help="with --keep: render the suite and stop")
-    parser.add_argument("--out", type=pathlib.Path, default=pathlib.Path(__file__).parent / "results" / "referee_accuracy.json")
+    parser.add_argument("--drawn-decks", action="store_true",
+                        help="render with the synthetic table's drawn deck designs only, as a machine without "
+                             "gnome-cards-data does: the same seeds deal other decks, so other games (keep them apart)")
+    parser.add_argument("--out", type=pathlib.Path, default=None,
+                        help="default: results/referee_accuracy.json (referee_accuracy_drawn.json with --drawn-decks)")
     args = parser.parse_args()
+    if args.drawn_decks:
+        os.environ["REFEREE_SVG_DECKS"] = "0"   # read when the renderer is first imported, below
+    if args.out is None:
+        args.out = pathlib.Path(__file__).parent / "results" / f"referee_accuracy{'_drawn' if args.drawn_decks else ''}.json"
     suite = QUICK if args.quick else SUITE
     if args.games:
         suite = [tuple(float(v) if i == 2 else int(v) for i, v in enumerate(item.split(":"))) for item in args.games.split(",")]

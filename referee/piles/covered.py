@@ -17,7 +17,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import NamedTuple
 
-from referee.piles.sightings import Arrival
+from referee.piles.sightings import Arrival, PileTouched
 from referee.rules.cards import Card
 
 #: How long (s) after its touch an arrival covered by a later card waits for its player's stock to show
@@ -103,13 +103,13 @@ class CoveredCards:
         return [top]
 
     def name(self, now: float, *, pile_tops: tuple[Card | None, Card | None], piles_busy: set[int],
-             stocks_busy: set[str]) -> tuple[list[Arrival], dict[int, Card]]:
+             stocks_busy: set[str]) -> tuple[list[Arrival | PileTouched], dict[int, Card]]:
         """Names covered cards by the card that left the same player's stock, and gives up on those past
         their deadline. `pile_tops`: the card read on top of each pile; `piles_busy`: piles a hand is
         over or that have not been judged yet; `stocks_busy`: players a hand of whom is over their stocks.
-        Returns the arrivals to rule (with the tops that waited for them), in touch order, and the
-        piles whose unreadable top is now known."""
-        out: list[Arrival] = []
+        Returns the arrivals to rule (with the tops that waited for them; a card given up on is its hand's
+        touch), in touch order, and the piles whose unreadable top is now known."""
+        out: list[Arrival | PileTouched] = []
         named_tops: dict[int, Card] = {}
         keep: list[Covered] = []
         # a card that left a player's stock and was seen landing from that player's hand is explained
@@ -134,6 +134,10 @@ class CoveredCards:
                                           and arrival.player in stocks_busy):
                 if arrival.card is not None and arrival.card not in pile_tops:
                     out.append(arrival)  # named from the snapshot taken as the hand left (a card on top now is another's)
+                elif arrival.player is not None:
+                    # no card known to have left: what was seen is the hand touching the pile (a slap once
+                    # the round is over); the rules decide what it was
+                    out.append(PileTouched(arrival.t, arrival.frame, arrival.pile, arrival.player, arrival.error))
             else:
                 keep.append(Covered(arrival, deadline))
         self.unnamed = keep

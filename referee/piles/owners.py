@@ -20,6 +20,10 @@ SAME_HAND_SECONDS = 0.3
 #: Both piles settling together with both hands' touches within this span (s) are two cards laid at
 #: once, one by each player (a hand lays one card at a time).
 JOINT_SECONDS = 0.3
+#: When both piles were laid at once, the stock holding the card read names who laid it, over where each
+#: hand reached last, only when the card is read at least this surely: spit cards come from the hand, on
+#: no stock, and an unsure reading of one may match any stock top.
+JOINT_HOLDER_SURE = 0.6
 
 
 def one_per_hand(visits: list[Visit]) -> list[Visit]:
@@ -38,16 +42,17 @@ def one_per_hand(visits: list[Visit]) -> list[Visit]:
 
 
 def who_laid_top(visits: Sequence[Visit], frames_holding: Sequence[int], *, holders: set[str],
-                 joint_owner: str | None) -> int:
+                 joint_owner: str | None, sure: float = 1.0) -> int:
     """Which of `visits` (in touch order) laid the card now on top. `frames_holding`: for each visit,
     the frames its hand's front lay over the new card; `holders`: players from whose stock the card
-    came; `joint_owner`: the player given this pile when both piles were laid at once (see joint_owners).
+    came; `joint_owner`: the player given this pile when both piles were laid at once (see joint_owners);
+    `sure`: how surely the card was read (a joint owner's stock must hold a card read JOINT_HOLDER_SURE).
 
     In order: the hand whose stock the card was on top of, when only one of them had it; the joint
     owner; a hand's later card lies over its earlier one; the card was put there by the hand that held
     it there (an arm passing over the pile on its way to the other one does not); the longer contact;
     the later touch."""
-    stock_owner = next(iter(holders)) if len(holders) == 1 else None
+    stock_owner = next(iter(holders)) if len(holders) == 1 and (joint_owner is None or sure >= JOINT_HOLDER_SURE) else None
     last_of_hand = {visit.player: number for number, visit in enumerate(visits)}
     return max(range(len(visits)), key=lambda number: (visits[number].player == stock_owner,
                                                        visits[number].player == joint_owner,

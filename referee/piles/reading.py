@@ -14,7 +14,7 @@ import cv2
 import numpy as np
 
 from referee.piles.table_view import RectMM
-from referee.rules.cards import Card
+from referee.rules.cards import Card, same_card
 
 #: Recogniser confidence under which a named card is not trusted. Lower: more misreads accepted;
 #: higher: more places read as "unknown" (the tracker then falls back on what it knew, reads again, or
@@ -51,6 +51,12 @@ class Reading:
 
     def __str__(self) -> str:
         return str(self.card) if self.card else ("back" if self.face_down else "empty")
+
+
+def card_gone(before: Reading, now: Reading) -> bool:
+    """The card read on a place `before` is no longer what lies there `now` (nothing, a back, another
+    card); one of its rank read again with its suit seen or lost is the same card still."""
+    return before.card is not None and (now.card is None or not same_card(now.card, before.card))
 
 
 class TableColour:

@@ -33,6 +33,9 @@ class Arrival:
     #: laid later lands on top, so it touched first unless the two touch times say otherwise by more than
     #: they may be off (`RefereeSession._other_first`)
     under: bool = False
+    #: (t, frame, error) where the laying hand came to rest on the pile, if it did: the time of the touch
+    #: should the rules find no card was laid and the hand slapped the pile (timed as `PileTouched` is)
+    rest: tuple[float, int, float] | None = None
 
 
 @dataclass(frozen=True)
@@ -91,10 +94,12 @@ class TableCleared:
 @dataclass(frozen=True)
 class TableQuiet:
     """No hand has been near a stock or spit pile, and nothing was waiting to be read, since `t`
-    (sent once per quiet spell, `quiet.QUIET_SECONDS` after it began)."""
+    (sent once per quiet spell, `quiet.QUIET_SECONDS` after it began; and again, `unturned`, at
+    `quiet.UNTURNED_SECONDS` when a stock still reads face down: nobody turned it up)."""
 
     t: float
     frame: int
+    unturned: bool = False
 
 
 Sighting = Arrival | PileTouched | StockSeen | LayoutRead | TableCleared | TableQuiet

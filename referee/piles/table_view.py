@@ -67,8 +67,8 @@ MAP_STEP = 8
 
 def _maps_for(table_to_image, xs: np.ndarray, ys: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """cv2.remap maps sampling the camera image at table points (xs[j], ys[i]), xs and ys evenly spaced."""
-    coarse_x, weights_x = _coarse(xs)
-    coarse_y, weights_y = _coarse(ys)
+    coarse_x, between_x = _coarse(xs)
+    coarse_y, between_y = _coarse(ys)
     grid_x, grid_y = np.meshgrid(coarse_x, coarse_y)
     points = np.stack([grid_x.ravel(), grid_y.ravel()], axis=-1)
     try:
@@ -77,16 +77,17 @@ def _maps_for(table_to_image, xs: np.ndarray, ys: np.ndarray) -> tuple[np.ndarra
         raise CalibrationError(f"calibration cannot map table points to the image: {error}") from None
     if not np.all(np.isfinite(image)):
         raise CalibrationError("calibration maps the play area to non-finite pixels; recalibrate")
-    if weights_x is not None:
-        image = np.stack([image[..., c] @ weights_x.T for c in range(2)], axis=-1)
-    if weights_y is not None:
-        image = np.stack([weights_y @ image[..., c] for c in range(2)], axis=-1)
+    if between_y is not None:
+        image = _lerp(image, *between_y, axis=0)
+    if between_x is not None:
+        image = _lerp(image, *between_x, axis=1)
     return cv2.convertMaps(image.astype(np.float32), None, cv2.CV_16SC2)
 
 
-def _coarse(values: np.ndarray) -> tuple[np.ndarray, np.ndarray | None]:
-    """Every MAP_STEP-th of evenly spaced `values` (the last included), and the linear interpolation
-    weights (len(values) x that many) that give back all of them; (values, None) when short."""
+def _coarse(values: np.ndarray) -> tuple[np.ndarray, tuple[np.ndarray, np.ndarray] | None]:
+    """Every MAP_STEP-th of evenly spaced `values` (the last included), and for each of all of them the
+    coarse sample below it and its share of the way to the next, which give them back by linear
+    interpolation; (values, None) when short."""
     count = len(values)
     if count <= 2 * MAP_STEP:
         return values, None
@@ -95,11 +96,15 @@ def _coarse(values: np.ndarray) -> tuple[np.ndarray, np.ndarray | None]:
     coarse = np.interp(at, np.arange(count), values)
     position = np.arange(count) * (samples - 1) / (count - 1)
     low = np.minimum(np.floor(position).astype(int), samples - 2)
-    share = position - low
-    weights = np.zeros((count, samples))
-    weights[np.arange(count), low] = 1.0 - share
-    weights[np.arange(count), low + 1] = share
-    return coarse, weights
+    return coarse, (low, position - low)
+
+
+def _lerp(image: np.ndarray, low: np.ndarray, share: np.ndarray, *, axis: int) -> np.ndarray:
+    """`image` interpolated linearly along `axis` at coarse index `low` plus `share`."""
+    shape = [1] * image.ndim
+    shape[axis] = len(share)
+    share = share.reshape(shape)
+    return np.take(image, low, axis=axis) * (1.0 - share) + np.take(image, low + 1, axis=axis) * share
 
 
 class TableView:

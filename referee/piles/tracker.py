@@ -33,7 +33,7 @@ from referee.piles.opening import Opening
 from referee.piles.owners import joint_owners, one_per_hand, who_laid_top
 from referee.piles.places import APPROACH_MARGIN_MM, PlaceChange, PlaceTracker, Visit
 from referee.piles.quiet import QuietTable
-from referee.piles.reading import MIN_CONFIDENCE, Reading, TableColour, TopCardNamer, namer_at, read_place
+from referee.piles.reading import MIN_CONFIDENCE, Reading, TableColour, TopCardNamer, card_gone, namer_at, read_place
 from referee.piles.sightings import Arrival, LayoutRead, PileTouched, Sighting, StockSeen, TableCleared, TableQuiet
 from referee.piles.table_view import RectMM, TableView
 from referee.piles.zones import Place, all_places
@@ -334,9 +334,11 @@ class TableTracker:
     def _quiet_table(self, frame: Frame) -> list[Sighting]:
         busy = (any(tracker.visits or tracker.dirty for tracker in self.places.values())
                 or self.covered.busy or self._retries or self.held)
-        if not self.quiet.step(frame.t, busy=bool(busy)):
-            return []
-        return self._look_again_at_face_down_stocks(frame) + [TableQuiet(self.quiet.since, frame.index)]
+        if self.quiet.step(frame.t, busy=bool(busy)):
+            return self._look_again_at_face_down_stocks(frame) + [TableQuiet(self.quiet.since, frame.index)]
+        if self.quiet.unturned(frame.t) and any(place.kind == "stock" and reading.face_down for place, reading in self.readings.items()):
+            return [TableQuiet(self.quiet.since, frame.index, unturned=True)]
+        return []
 
     def _name_covered(self, now: float) -> list[Sighting]:
         """Covered cards named by the stock card that left (see CoveredCards.name); a pile whose top
@@ -391,7 +393,7 @@ class TableTracker:
             previous = self.readings[place]
             reading = self._read(place, frame.image, change.footprint)
             self.readings[place] = reading
-            if previous.card is not None and reading.card != previous.card and change.visits:
+            if change.visits and card_gone(previous, reading):
                 came = min([visit.samples[0][1] for visit in change.visits if visit.samples] or [change.t])
                 self.covered.left_stock(place.player, change.t, previous.card, came)
             if reading != previous and not self.cleared:  # on a bare table a new layout is read whole
@@ -447,14 +449,15 @@ class TableTracker:
                    if slot.kind == "stock" and read.card is not None and read.card == reading.card}
         holders |= self.covered.left_stock_by(reading.card)
         holding = [self.places[place].frames_holding(visit, change.footprint) for visit in visits]
-        owner = who_laid_top(visits, holding, holders=holders, joint_owner=owner_player)
+        owner = who_laid_top(visits, holding, holders=holders, joint_owner=owner_player, sure=reading.confidence)
         for number, visit in enumerate(visits):
             if number == owner:
                 # on a bare place the card touches nothing until it lies there: timed where it came to rest
                 when = (self.places[place].arrival_at_rest(visit, change.footprint, self.period) if previous.empty else None) or visit.touch
+                rest = self.places[place].resting_touch(visit, self.period)
                 top = Arrival(when.t, when.frame, place.index, visit.player, reading.card,
                               when.error, reading.confidence, reading.alternatives, together=owner_player is not None,
-                              arm=_arm_offset(visit))
+                              arm=_arm_offset(visit), rest=None if rest is None else (rest.t, rest.frame, rest.error))
                 continue
             # covered by a later card: the card is the one that left this player's stock
             card, confidence = self._snapshot_card(visit)

@@ -152,7 +152,8 @@ class Translator:
             return [], None
         if isinstance(sighting, TableQuiet):
             if state.phase is GamePhase.PLAYING:
-                return [StocksSettled(sighting.t, stalled_since=min(self._table_changed, sighting.t), frame=sighting.frame)], None
+                return [StocksSettled(sighting.t, stalled_since=min(self._table_changed, sighting.t), frame=sighting.frame,
+                                      face_down_unturned=sighting.unturned)], None
             return [], None
         raise TypeError(f"not a sighting: {sighting!r}")
 
@@ -261,6 +262,15 @@ class Translator:
             return [_slap(sighting)], (
                 f"{card} seen on spit pile {sighting.pile} again after the round's end at t={sighting.t:.3f}s: "
                 f"the card on top read again, {sighting.player}'s hand a slap")
+        if (state.phase is GamePhase.ROUND_OVER and sighting.player is not None and not from_stock
+                and not self._likely_owner(sighting, [sighting.player], state)
+                and not any(stock.top is not None and stock.top.rank == card.rank for stock in state.players[sighting.player].stocks)):
+            # once the round is over a card can only come from a stock (a late play); one that is none of the
+            # player's stock tops, nor of their rank, is the top misread under the slapping hand, or the pile
+            # knocked askew by it
+            return [_slap(sighting)], (
+                f"{card} read on spit pile {sighting.pile} after the round's end at t={sighting.t:.3f}s is none of "
+                f"{sighting.player}'s stock tops: the card on top misread, {sighting.player}'s hand a slap")
         if top is not None and same_card(top, card) and not from_stock:
             # the card already on top, seen again (a hand passing over it); one that also lies on the player's
             # stocks is a real play, and the top was misread
@@ -587,8 +597,10 @@ class Translator:
 
 
 def _slap(sighting: Arrival | PileTouched) -> Slap:
-    """The hand of `sighting` slapping its pile, timed no surer than SLAP_ERROR_S."""
-    return Slap(sighting.t, sighting.player, sighting.pile, frame=sighting.frame, error=max(sighting.error, SLAP_ERROR_S))
+    """The hand of `sighting` slapping its pile, timed no surer than SLAP_ERROR_S (a card's arrival where
+    its hand came to rest on the pile, as a slap lands flat)."""
+    t, frame, error = getattr(sighting, "rest", None) or (sighting.t, sighting.frame, sighting.error)
+    return Slap(max(t, sighting.t), sighting.player, sighting.pile, frame=frame, error=max(error, SLAP_ERROR_S))
 
 
 def _not_on_the_table(card: Card, alternatives: Sequence[tuple[Card, float]], state: EngineState) -> Card:

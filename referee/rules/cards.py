@@ -58,6 +58,11 @@ class Card:
         return f"Card({str(self)!r})"
 
 
+def same_card(seen: Card, said: Card) -> bool:
+    """Two sightings of one card: same rank, and the same suit wherever both suits were read."""
+    return seen.rank == said.rank and (seen.suit is None or said.suit is None or seen.suit == said.suit)
+
+
 def rank_index(rank: str) -> int:
     try:
         return _RANK_INDEX[rank]

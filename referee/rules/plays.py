@@ -280,7 +280,7 @@ class PlayRules:
         with a card to move into an empty slot would have moved it), and the stall is checked again."""
         if self._phase not in _IN_ROUND:
             return []
-        return self._check_stall(obs, as_counted=True)
+        return self._check_stall(obs, as_counted=True, face_down_unturned=obs.face_down_unturned)
 
     def _stock_seen_face_down(self: "RulesEngine", obs: StockSeenFaceDown) -> list[Event]:
         """The camera sees a face-down card on a slot the engine counted empty (a clip that began mid-game
@@ -349,9 +349,10 @@ class PlayRules:
 
     # ---- the stall --------------------------------------------------------------------------------
 
-    def _check_stall(self: "RulesEngine", obs: Any, *, as_counted: bool = False) -> list[Event]:
+    def _check_stall(self: "RulesEngine", obs: Any, *, as_counted: bool = False, face_down_unturned: bool = False) -> list[Event]:
         """Called after every change: a stall is ruled once, at the moment no stock card can move.
-        `as_counted`: stock counts that are only a least are taken as they stand (the stocks were left alone)."""
+        `as_counted`: stock counts that are only a least are taken as they stand (the stocks were left alone);
+        `face_down_unturned`: face-down tops nobody turned up through a lull hold no stall back (camera only)."""
         if self._phase is not GamePhase.PLAYING or self._spits_due:
             return []
         if any(pile.top_unknown for pile in self._piles[: self._in_use]):
@@ -359,8 +360,16 @@ class PlayRules:
         tops = [pile.top for pile in self._piles[: self._in_use] if pile.top is not None]
         if any_play(self._players, tops):
             return []
-        if self.config.stall_waits_for_stock_moves and any(table.unsettled(as_counted=as_counted) for table in self._players.values()):
+        face_down = face_down_unturned and self.config.camera_tolerant
+        if self.config.stall_waits_for_stock_moves and any(
+                table.unsettled(as_counted=as_counted, face_down=not face_down) for table in self._players.values()):
             return []
+        unturned = [f"{player}{slot}" for player in PLAYERS for slot, stock in enumerate(self._players[player].stocks)
+                    if stock.face_down_top] if face_down else []
+        if unturned:
+            self._notes.append(f"stock{'s' if len(unturned) > 1 else ''} {', '.join(unturned)} seen face down and not turned up "
+                               f"through the lull: taken for {'face-up cards' if len(unturned) > 1 else 'a face-up card'} "
+                               "the camera cannot read")
         spitters = {player for player in PLAYERS if self._players[player].spit_count > 0}
         if self._in_use == 2 and not self.config.lone_respit and len(spitters) < 2:
             spitters = set()

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from enum import Enum
 from typing import Mapping
 
-from referee.rules.cards import NEIGHBOURS, Card
+from referee.rules.cards import NEIGHBOURS, Card, same_card  # noqa: F401  (same_card: used from here too)
 
 PLAYERS = ("A", "B")
 
@@ -23,11 +23,6 @@ class GamePhase(str, Enum):
     STALLED = "stalled"                        # stall declared, re-spit not complete
     ROUND_OVER = "round_over"                  # a round-end condition met, slaps not settled
     GAME_OVER = "game_over"
-
-
-def same_card(seen: Card, said: Card) -> bool:
-    """Two sightings of one card: same rank, and the same suit wherever both suits were read."""
-    return seen.rank == said.rank and (seen.suit is None or said.suit is None or seen.suit == said.suit)
 
 
 @dataclass
@@ -96,8 +91,10 @@ class PlayerTable:
         return any(stock.count == 0 for stock in self.stocks[:5]) and any(
             stock.count >= 2 or (not as_counted and not stock.counted and stock.count >= 1) for stock in self.stocks)
 
-    def unsettled(self, *, as_counted: bool = False) -> bool:
-        return any(stock.face_down_top for stock in self.stocks) or self.can_fill_a_slot(as_counted=as_counted)
+    def unsettled(self, *, as_counted: bool = False, face_down: bool = True) -> bool:
+        """A move is still to come on this player's stocks: a face-down top to turn up (unless not
+        `face_down`), or a slot to fill."""
+        return (face_down and any(stock.face_down_top for stock in self.stocks)) or self.can_fill_a_slot(as_counted=as_counted)
 
 
 def any_play(players: Mapping[str, PlayerTable], pile_tops: list[Card]) -> bool:

@@ -2,8 +2,10 @@
 
 The decks are rasterised at run time through the system's librsvg and cairo (loaded with ctypes, so no
 extra Python package is needed) and kept in memory only; nothing rasterised is ever written to the
-repository. Where the package or the libraries are missing, `available_decks()` is empty and the drawn
-designs of faces.py are used alone.
+repository. Where the package or the libraries are missing, or the environment sets `REFEREE_SVG_DECKS=0`
+(to render as such a machine does), `available_decks()` is empty and the drawn designs of faces.py are
+used alone. Which decks there are changes the deck each seed draws: a game of one seed differs between
+machines with and without the package.
 """
 
 from __future__ import annotations
@@ -12,6 +14,7 @@ import ctypes
 import ctypes.util
 import functools
 import gzip
+import os
 import pathlib
 
 import numpy as np
@@ -100,8 +103,9 @@ def deck_path(name: str) -> pathlib.Path | None:
 
 @functools.lru_cache(maxsize=1)
 def available_decks() -> tuple[str, ...]:
-    """The French-suited SVG decks that are installed and renderable here, in a fixed order."""
-    if _libraries() is None:
+    """The French-suited SVG decks that are installed and renderable here, in a fixed order (none when
+    `REFEREE_SVG_DECKS=0`)."""
+    if os.environ.get("REFEREE_SVG_DECKS", "1") == "0" or _libraries() is None:
         return ()
     return tuple(name for name in FRENCH_DECKS if deck_path(name) is not None)
 

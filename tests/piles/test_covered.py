@@ -3,7 +3,7 @@
 import pytest
 
 from referee.piles.covered import PASSING_SECONDS, RESOLVE_SECONDS, STOCK_WAIT_SECONDS, CoveredCards
-from referee.piles.sightings import Arrival
+from referee.piles.sightings import Arrival, PileTouched
 from referee.rules.cards import Card
 
 TEN, JACK, FIVE = Card.parse("10H"), Card.parse("JH"), Card.parse("5S")
@@ -31,8 +31,11 @@ def test_a_covered_card_is_named_by_the_card_that_left_its_players_stock_about_t
     covered.cover(covered_arrival("B", t=1.0), now=1.2)
     covered.left_stock(player, settled, TEN, came)
     out, _ = name(covered, now=1.2 + RESOLVE_SECONDS)
-    assert [(a.player, a.card, a.confidence) for a in out] == ([("B", TEN, 0.9)] if named else [])
-    assert not covered.busy  # named, or given up at its deadline
+    if named:
+        assert [(a.player, a.card, a.confidence) for a in out] == [("B", TEN, 0.9)]
+    else:  # given up at its deadline: what was seen is B's hand touching the pile
+        assert out == [PileTouched(1.0, 30, 1, "B", 0.005)]
+    assert not covered.busy
 
 
 def test_a_stock_card_names_one_covered_card_only():
@@ -88,7 +91,8 @@ def test_at_its_deadline_a_card_guessed_from_the_hands_last_look_is_ruled_unless
     covered.cover(covered_arrival("B", t=1.0, card=JACK), now=1.2)
     assert name(covered, now=1.5, pile_tops=pile_tops)[0] == []   # before its deadline it waits for the stock
     out, _ = name(covered, now=1.2 + RESOLVE_SECONDS, pile_tops=pile_tops)
-    assert [a.card for a in out] == ([JACK] if ruled else [])
+    # the jack on top now is another hand's: this hand is known only to have touched the pile
+    assert out == ([covered_arrival("B", t=1.0, card=JACK)] if ruled else [PileTouched(1.0, 30, 1, "B", 0.005)])
 
 
 @pytest.mark.parametrize("gap, passing", [(0.1, True), (PASSING_SECONDS - 0.01, True), (PASSING_SECONDS + 0.05, False)])
@@ -129,4 +133,4 @@ def test_a_card_seen_landing_from_its_players_hand_names_no_covered_card():
     covered.cover(covered_arrival("B", t=2.0, pile=1), now=2.1)
     assert covered.left_stock_by(TEN) == set()
     out, _ = name(covered, now=2.1 + RESOLVE_SECONDS)
-    assert out == []
+    assert out == [PileTouched(2.0, 60, 1, "B", 0.005)]   # no card named: only the hand's touch is known

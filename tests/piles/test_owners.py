@@ -5,7 +5,7 @@ from dataclasses import replace
 import numpy as np
 import pytest
 
-from referee.piles.owners import JOINT_SECONDS, SAME_HAND_SECONDS, joint_owners, one_per_hand, who_laid_top
+from referee.piles.owners import JOINT_HOLDER_SURE, JOINT_SECONDS, SAME_HAND_SECONDS, joint_owners, one_per_hand, who_laid_top
 from referee.piles.places import APPROACH_MARGIN_MM, PlaceChange, PlaceTracker, Visit
 from referee.piles.touch import TouchEstimate
 from referee.piles.zones import Place, all_places
@@ -117,3 +117,10 @@ def test_a_pile_one_hand_only_passed_over_says_nothing_of_who_laid_the_other_pil
     unchanged = [(place, replace(change, changed=place != PILES[0])) for place, change in changes]
     assert joint_owners(changes, _piles()) == {PILES[0]: "B", PILES[1]: "A"}
     assert joint_owners(unchanged, _piles()) == {}
+
+
+@pytest.mark.parametrize("sure, laid_by", [(JOINT_HOLDER_SURE, 0), (JOINT_HOLDER_SURE - 0.2, 1)])
+def test_when_both_piles_were_laid_at_once_an_unsure_reading_on_a_stock_does_not_outweigh_where_the_hands_reached(sure, laid_by):
+    # spit cards come from the hand: a card read unsurely may match a stock top of the wrong player
+    visits = [_visit("A", 1.0), _visit("B", 1.1)]
+    assert who_laid_top(visits, [0, 0], holders={"A"}, joint_owner="B", sure=sure) == laid_by

@@ -2,7 +2,7 @@
 
 import pytest
 
-from referee.piles.quiet import QUIET_SECONDS, QuietTable
+from referee.piles.quiet import QUIET_SECONDS, UNTURNED_SECONDS, QuietTable
 
 FPS = 30
 
@@ -26,3 +26,21 @@ def test_any_business_ends_the_spell_and_a_new_one_is_told_again():
     assert not quiet.step(1.1 + QUIET_SECONDS / 2, busy=True)   # too short a spell
     assert not quiet.step(1.3, busy=False)
     assert quiet.step(1.3 + QUIET_SECONDS, busy=False) and quiet.since == 1.3
+
+
+def test_a_long_spell_is_told_once_more_later_and_a_short_one_not():
+    quiet = QuietTable()
+    told = []
+    for index in range(3 * FPS):
+        t = index / FPS
+        if quiet.step(t, busy=False):
+            told.append(("quiet", t))
+        if quiet.unturned(t):
+            told.append(("unturned", t))
+    assert [kind for kind, _ in told] == ["quiet", "unturned"]
+    assert told[1][1] == pytest.approx(UNTURNED_SECONDS, abs=1.01 / FPS) and told[1][1] >= UNTURNED_SECONDS
+    assert not quiet.step(3.0, busy=True) and not quiet.unturned(3.0)
+    quiet.step(3.1, busy=False)
+    assert quiet.step(3.1 + QUIET_SECONDS + 0.01, busy=False)
+    assert not quiet.unturned(3.1 + UNTURNED_SECONDS - 0.05)   # not yet
+    assert not quiet.step(3.1 + UNTURNED_SECONDS - 0.01, busy=True) and not quiet.unturned(3.1 + UNTURNED_SECONDS)  # ended first

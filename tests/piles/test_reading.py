@@ -6,7 +6,7 @@ import cv2
 import numpy as np
 import pytest
 
-from referee.piles.reading import TableColour, namer_at
+from referee.piles.reading import Reading, TableColour, card_gone, namer_at
 from referee.piles.table_view import RectMM
 from referee.rules.cards import Card
 
@@ -77,3 +77,19 @@ def test_a_namer_that_knows_the_frame_and_place_is_asked_with_them():
     assert namer_at(_TruthNamer(), 13, RectMM(0, 0, 63, 88)).name_top_card(image) == (None, 0.0)
     plain = _PlainNamer()
     assert namer_at(plain, 12, RectMM(0, 0, 63, 88)) is plain
+
+
+@pytest.mark.parametrize("before, now, gone", [
+    ("JS", "JS", False),
+    ("J?", "JD", False),   # the same jack, its suit read this time
+    ("JS", "J?", False),   # ... or not
+    ("JS", "JD", True),    # another jack
+    ("JS", "QS", True),
+    ("JS", None, True),    # nothing or a back there now
+    (None, "JS", False),   # nothing was read there before
+])
+def test_a_card_is_gone_from_a_place_only_when_what_lies_there_now_cannot_be_it(before, now, gone):
+    def reading(text):
+        return Reading(None if text is None else Card.parse(text), face_down=text is None)
+
+    assert card_gone(reading(before), reading(now)) is gone

@@ -438,3 +438,33 @@ def test_two_slaps_on_one_pile_closer_than_slaps_can_be_timed_are_called_too_clo
     (order,) = [event for event in events if event.type.value == "touch_order"]
     assert order["first"] == "B" and order["too_close"] and order["error_ms"] > 60.0
     assert [event["takes"] for event in events if event.type.value == "round_end"] == [{"B": 1, "A": 0}]
+
+
+@pytest.mark.parametrize("read_as, rest, expected", [
+    ("KC", None, ("slap", 2.0)),          # none of B's stock tops: the top under the slapping hand misread
+    ("KC", (2.2, 66, 0.01), ("slap", 2.2)),  # timed where the hand came to rest, as a slap lands flat
+    ("QS", None, ("play", 2.0)),          # B's stock top: a late play, a breach
+    ("QD", None, ("play", 2.0)),          # of the rank of B's stock top, its suit misread: a late play too
+])
+def test_after_the_round_s_end_a_card_none_of_the_players_stock_tops_is_the_top_misread_under_a_slap(read_as, rest, expected):
+    from referee.rules.observations import CardLanded
+    from tests.rules.tables import table
+
+    engine = table(a="- 5S - - -", b="3C 5H 10S QS AH", piles="4C KH", config=RulesConfig().for_camera())
+    engine.observe(CardLanded(1.0, "A", 0, Card.parse("5S"), frame=30))   # A's last stock card: the round is over
+    found, _ = Translator().translate(replace(arrival(2.0, 1, "B", read_as), rest=rest), engine.state)
+    events = [event for observation in found for event in engine.observe(observation)]
+    kind, t = expected
+    assert [(e.type.value, e.t) for e in events if e.type.value in ("slap", "play")] == [(kind, t)]
+    assert ("violation" in [e.type.value for e in events]) is (kind == "play")
+
+
+@pytest.mark.parametrize("unturned, stalled", [(False, False), (True, True)])
+def test_a_stock_read_face_down_that_nobody_turns_up_through_a_long_lull_holds_no_stall_back(unturned, stalled):
+    # A's third stock reads face down from the layout on (a face-up card the reader cannot name): players
+    # turn a face-down top up at once, so a lull that goes on without it calls the stall
+    opening = layout_read((card("9H"), card("4D")), a="KS JS # 6S 2C", b="AD JH 7D 6C KC")
+    sightings = [opening, TableQuiet(0.5, 27)] + ([TableQuiet(0.5, 39, unturned=True)] if unturned else [])
+    events, _, _ = referee(sightings)
+    assert ("stall" in [kind for kind, _ in events]) is stalled
+    assert any("A2 seen face down and not turned up" in e["message"] for kind, e in events if kind == "notice") is stalled

@@ -57,3 +57,14 @@ def test_red_suits_are_drawn_red_and_black_suits_black():
     black = faces.card_face(Card("5", "S"), "classic", 5).reshape(-1, 3).astype(int)
     assert ((red[:, 2] - red[:, 0]) > 100).sum() > 500
     assert ((black[:, 2] - black[:, 0]) > 100).sum() == 0
+
+
+def test_the_svg_decks_can_be_left_out_to_render_as_a_machine_without_them_does(monkeypatch):
+    from referee.synth import svg_decks
+
+    svg_decks.available_decks.cache_clear()
+    monkeypatch.setenv("REFEREE_SVG_DECKS", "0")
+    try:
+        assert svg_decks.available_decks() == ()
+    finally:
+        svg_decks.available_decks.cache_clear()   # the next caller sees what is installed again

@@ -108,6 +108,7 @@ class TableTracker:
         self._retries: dict[Place, tuple[list[Visit], int, str | None]] = {}  # new tops not read yet: visits, tries, owner
         self._last_frame: Frame | None = None
         self.held = HeldPiles()   # settled spit piles waiting for the other to settle
+        self._layout_read_at: dict[Place, int] = {}  # the frame each place was last read in with a layout
 
     def _lay_out(self, layout: TableLayout) -> set[Place]:
         """Watch the places of `layout`; returns the places that moved (new watchers, nothing seen yet)."""
@@ -377,6 +378,7 @@ class TableTracker:
         for place in self.places:
             if not (place.kind == "spit_pile" and place.index in keep_piles):
                 self.readings[place] = self._read(place, frame.image)
+                self._layout_read_at[place] = frame.index
         stocks = {player: tuple(self.readings[Place("stock", index, player)] for index in range(6)) for player in PLAYERS}
         piles = (self.readings[Place("spit_pile", 0)], self.readings[Place("spit_pile", 1)])
         self.cleared = all(reading.empty for row in stocks.values() for reading in row) and all(p.empty for p in piles)
@@ -461,9 +463,11 @@ class TableTracker:
                 continue
             # covered by a later card: the card is the one that left this player's stock
             card, confidence = self._snapshot_card(visit)
-            if card is not None and card == previous.card and confidence >= MIN_CONFIDENCE:
+            if (card is not None and card == previous.card and confidence >= MIN_CONFIDENCE
+                    and self._layout_read_at.get(place, -1) < visit.touch.frame):
                 # its snapshot shows the top the pile had before: the hand laid nothing here (an arm passing
-                # over on its way to the other pile), and the card its stock lost lies elsewhere
+                # over on its way to the other pile), and the card its stock lost lies elsewhere (unless that
+                # top was read with the layout after the hand's touch: then it may be the hand's own card)
                 continue
             if card == reading.card:  # its snapshot shows the top laid by the other hand: only its stock can tell
                 card, confidence = None, 0.0

@@ -394,3 +394,30 @@ def test_a_hand_that_left_a_pile_as_it_was_laid_nothing_there():
     sightings = tracker._judge([(pile, change)], Frame(45, 1.5, after))
     sightings += tracker._name_covered(3.0)
     assert [(s.player, str(s.card)) for s in sightings if isinstance(s, Arrival)] == [("A", "JH")]
+
+
+def test_a_hand_whose_card_the_layout_read_as_the_top_did_lay_it():
+    # a clip opening as A lays JH on pile 1: the first frame showed no card there, so the layout, read after
+    # A's touch, took JH as pile 1's top; B's QS covered it before it settled. A's snapshot shows JH, the
+    # top the layout read: A's own card, not a top A's arm passed over
+    table = laid_out()
+    view = TableView(PlainCalibration(), (800, 600), 0.5, IMAGE_SIZE)
+    tracker = TableTracker(view, ColourNamer(), fps=FPS)
+    rng = np.random.default_rng(1)
+    for index in range(15):
+        tracker.step(Frame(index, index / FPS, table.frame(index / FPS, rng)))
+    pile = Place("spit_pile", 1)
+    place = tracker.places[pile]
+    table.lay(Card.parse("JH"), LAYOUT.spit_pile_centre(1), t_from=0.8)
+    laid = table.frame(1.3)
+    tracker._read_layout(Frame(39, 1.3, laid), first=False, keep_piles={0})
+    table.lay(Card.parse("QS"), LAYOUT.spit_pile_centre(1), t_from=1.6)
+    after = table.frame(2.0)
+    a_laying = Visit("A", 20, touch=TouchEstimate(0.8, 24, 0.01), frames_in_contact=3,
+                     snapshot=view.crop(laid, place.rect, READ_PX_PER_MM))
+    b_laying = Visit("B", 44, touch=TouchEstimate(1.6, 48, 0.01), frames_in_contact=4,
+                     snapshot=view.crop(after, place.rect, READ_PX_PER_MM))
+    change = PlaceChange(place.place, 60, 2.0, True, (a_laying, b_laying), place.footprint.copy(), place.padded)
+    sightings = tracker._judge([(pile, change)], Frame(60, 2.0, after))
+    sightings += tracker._name_covered(4.0)
+    assert sorted((s.player, str(s.card)) for s in sightings if isinstance(s, Arrival)) == [("A", "JH"), ("B", "QS")]

@@ -59,8 +59,11 @@ def test_live_referees_a_stream_drives_the_board_and_records_it(stream, fakes, t
     assert len(sidecar_path(recording).read_text().splitlines()) == len(jpegs)
     again = tmp_path / "again.jsonl"
     replay(recording, calibration, again, namer=ColourNamer())
-    replayed = [e for e in read_event_log(str(again)) if e.type is EventType.PLAY]
-    if not skipped and not doubted:
+    replayed_log = read_event_log(str(again))
+    replayed = [e for e in replayed_log if e.type is EventType.PLAY]
+    # the recording is compressed once more, so the colour namer may misread a card there too (and say so)
+    doubted_again = [e for e in replayed_log if e.type is EventType.NOTICE and "reading" in str(e.get("message", ""))]
+    if not skipped and not doubted and not doubted_again:
         assert [e["card"] for e in replayed] == [e["card"] for e in plays]
     else:
         assert len(replayed) >= 3 and {e["card"] for e in replayed} <= {card for _, card, _ in truth}

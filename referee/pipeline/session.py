@@ -160,7 +160,7 @@ class RefereeSession:
         if isinstance(item, Notice):
             return self._emit([Event(EventType.NOTICE, t, item.frame, {"message": item.message, "kind": item.kind})])
         # a card landing is named by what comes after it (its stock seen losing it, the hand's next card)
-        coming = ([later for _, _, later in self._queue if isinstance(later, (StockSeen, Arrival))]
+        coming = ([later for _, _, later in self._queue if isinstance(later, (StockSeen, Arrival, PileTouched))]
                   if isinstance(item, (Arrival, PileTouched)) else ())
         observations, note = self.translator.translate(item, self.engine.state, coming)
         events: list[Event] = []

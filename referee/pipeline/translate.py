@@ -483,12 +483,15 @@ class Translator:
         square on it (or read as it: a blurred `KD` taken for the `Q?` there) when exactly one of that
         player's stock tops was seen leaving around the touch, and neither landed elsewhere nor turned up
         in another of their slots, and the same hand laid no card within STOCK_AHEAD_SECONDS of the touch
-        (an arm reaching over this pile to the other)."""
+        nor touched the other pile next, within PASSING_SECONDS (an arm reaching over this pile to the other)."""
         player, stocks = sighting.player, state.players[sighting.player].stocks
         laid = [t for t, who, _ in self._laid if who == player]
         laid += [seen.t for seen in coming if isinstance(seen, Arrival) and seen.player == player]
         if any(abs(t - sighting.t) <= STOCK_AHEAD_SECONDS for t in laid):
             return [], None  # the same hand laid a card just before or after: it touched this pile passing
+        if any(isinstance(seen, PileTouched) and seen.player == player and seen.pile != sighting.pile
+               and 0 < seen.t - sighting.t <= PASSING_SECONDS for seen in coming):
+            return [], None  # it went on to the other pile: an arm reaching across lays its card on the far one
         left = self._unplayed_departures(sighting, player, state, coming, nor_moved=True)
         if len(left) != 1:
             return [], None

@@ -468,3 +468,18 @@ def test_a_stock_read_face_down_that_nobody_turns_up_through_a_long_lull_holds_n
     events, _, _ = referee(sightings)
     assert ("stall" in [kind for kind, _ in events]) is stalled
     assert any("A2 seen face down and not turned up" in e["message"] for kind, e in events if kind == "notice") is stalled
+
+
+def test_a_hand_that_touched_both_piles_and_left_both_reading_as_before_laid_its_stock_card_on_the_far_one():
+    # B's arm crossed pile 0 to lay QD on pile 1's KD, misread there as the KD still: both piles read as
+    # before. The QD seen leaving B's stock went on the pile B reached last, not the one it passed over
+    opening = layout_read((card("4C"), card("KD")), b="3C 6D 10S 2S QD")
+    left = StockSeen(1.04, 31, "B", 4, BACK, card("QD"), True)
+    script = {0: [opening], 45: [PileTouched(1.0, 30, 0, "B", 0.005), left, PileTouched(1.06, 32, 1, "B", 0.005)]}
+    session = RefereeSession(ScriptedTracker(script), RulesEngine(RulesConfig()), None)
+    image = np.zeros((4, 4, 3), np.uint8)
+    for index in range(90):
+        session.process(Frame(index, index / 30, image))
+    session.finish()
+    played = [(e["player"], e["pile"], str(e["card"]), e["legal"]) for e in session.events if e.type.value == "play"]
+    assert played == [("B", 1, "QD", True)]

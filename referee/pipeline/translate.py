@@ -65,6 +65,9 @@ SUIT_BY_BOTH = 0.6
 #: Both players laying a card at once (within JOINT_SECONDS) after this long (s) with no card laid, and
 #: neither card's stock seen losing it, is the re-spit after a stall the referee did not see.
 LULL_SECONDS = 1.0
+#: A card credited to another player than the hand seen laying it is timed by that player's own touch of
+#: the pile when one is seen this long after (s).
+OWN_TOUCH_SECONDS = 1.0
 
 
 class Translator:
@@ -335,7 +338,8 @@ class Translator:
             top = state.players[player].stocks[slot].top
             if top is not None:
                 card = self._both_readings(sighting, player, slot, top)
-            landed = CardLanded(sighting.t, player, sighting.pile, card, stock=slot, frame=sighting.frame, error=sighting.error)
+            when = sighting if player == sighting.player else self._own_touch(sighting, player, coming) or sighting
+            landed = CardLanded(when.t, player, sighting.pile, card, stock=slot, frame=when.frame, error=when.error)
             if (player, slot) in self._seen_empty and state.players[player].stocks[slot].count > 1:
                 # its slot was seen bare as the card left: nothing lay under it, whatever the deal's count said
                 return [landed, StockSeenEmpty(sighting.t, player, slot, frame=sighting.frame)], None
@@ -382,6 +386,14 @@ class Translator:
         since = min(self._table_changed, sighting.t) if state.phase is GamePhase.PLAYING else None
         card = _not_on_the_table(card, sighting.alternatives, state)
         return SpitTurned(sighting.t, player, sighting.pile, card, stalled_since=since, frame=sighting.frame)
+
+    @staticmethod
+    def _own_touch(sighting: Arrival, player: str, coming: Sequence[Sighting]) -> Arrival | None:
+        """The card on top is `player`'s, though another hand was seen laying it: that player's own touch of
+        the pile, seen under it (a covered arrival to come, within OWN_TOUCH_SECONDS), times it. The other
+        hand had been at the pile first (lifting its own card back, as a take-back does) and lingered."""
+        return next((seen for seen in coming if isinstance(seen, Arrival) and seen.player == player and seen.under
+                     and seen.pile == sighting.pile and 0 < seen.t - sighting.t <= OWN_TOUCH_SECONDS), None)
 
     @staticmethod
     def _same_hand_spits_again(sighting: Arrival, coming: Sequence[Sighting]) -> bool:

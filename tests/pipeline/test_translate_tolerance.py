@@ -483,3 +483,15 @@ def test_a_hand_that_touched_both_piles_and_left_both_reading_as_before_laid_its
     session.finish()
     played = [(e["player"], e["pile"], str(e["card"]), e["legal"]) for e in session.events if e.type.value == "play"]
     assert played == [("B", 1, "QD", True)]
+
+
+def test_a_card_the_lingering_hand_did_not_lay_is_timed_by_its_own_players_touch_seen_under_it():
+    # A's hand came to pile 1 first (lifting a card back) and lingered; B laid QC there 0.36 s later. The
+    # pile settled once, QC on top, credited to A's hand: QC is B's stock top, so B laid it, at B's touch
+    opening = layout_read((card("4C"), card("JH")), b="3C 6D 10S QC AH")
+    seen_by_a = Arrival(14.668, 440, 1, "A", Card.parse("QC"), 0.0025, 0.77)
+    b_under = Arrival(15.028, 451, 1, "B", Card.parse("Q?"), 0.008, 0.9, under=True)
+    translator, engine = Translator(), RulesEngine(RulesConfig().for_camera())
+    engine.observe(translator.translate(opening, engine.state)[0][0])
+    found, _ = translator.translate(seen_by_a, engine.state, [b_under])
+    assert [(o.player, o.pile, str(o.card), o.t, o.frame) for o in found] == [("B", 1, "QC", 15.028, 451)]

@@ -21,12 +21,12 @@ from referee.piles.owners import JOINT_SECONDS
 from referee.piles.reading import Reading
 from referee.piles.sightings import Arrival, LayoutRead, PileTouched, Sighting, StockSeen, TableCleared, TableQuiet
 from referee.pipeline.one_hand import OneHand
-from referee.rules.cards import Card, can_play_on
+from referee.rules.cards import Card, can_play_on, same_card
 from referee.rules.observations import (
     CardLanded, CardTakenBack, LayoutSeen, RoundLaidOut, Slap, SixthStock, SpitTurned, StockMoved, StockSeenEmpty,
     StockSeenFaceDown, StocksSettled, StockTurnedUp,
 )
-from referee.rules.state import EngineState, GamePhase, same_card
+from referee.rules.state import EngineState, GamePhase
 
 PLAYERS = ("A", "B")
 #: Spit cards assumed per player when a clip starts mid-game and the count cannot be seen.
@@ -265,9 +265,9 @@ class Translator:
             return [_slap(sighting)], (
                 f"{card} seen on spit pile {sighting.pile} again after the round's end at t={sighting.t:.3f}s: "
                 f"the card on top read again, {sighting.player}'s hand a slap")
-        if (state.phase is GamePhase.ROUND_OVER and sighting.player is not None and not from_stock
-                and not self._likely_owner(sighting, [sighting.player], state)
-                and not any(stock.top is not None and stock.top.rank == card.rank for stock in state.players[sighting.player].stocks)):
+        if (state.phase is GamePhase.ROUND_OVER and sighting.player is not None
+                and not any(stock.top is not None and stock.top.rank == card.rank for stock in state.players[sighting.player].stocks)
+                and not self._likely_owner(sighting, [sighting.player], state)):
             # once the round is over a card can only come from a stock (a late play); one that is none of the
             # player's stock tops, nor of their rank, is the top misread under the slapping hand, or the pile
             # knocked askew by it
@@ -614,7 +614,8 @@ class Translator:
 def _slap(sighting: Arrival | PileTouched) -> Slap:
     """The hand of `sighting` slapping its pile, timed no surer than SLAP_ERROR_S (a card's arrival where
     its hand came to rest on the pile, as a slap lands flat)."""
-    t, frame, error = getattr(sighting, "rest", None) or (sighting.t, sighting.frame, sighting.error)
+    rest = sighting.rest if isinstance(sighting, Arrival) else None
+    t, frame, error = rest or (sighting.t, sighting.frame, sighting.error)
     return Slap(max(t, sighting.t), sighting.player, sighting.pile, frame=frame, error=max(error, SLAP_ERROR_S))
 
 

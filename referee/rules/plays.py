@@ -9,12 +9,12 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from referee.errors import ObservationError
-from referee.rules.cards import Card, can_play_on
+from referee.rules.cards import Card, can_play_on, same_card
 from referee.rules.events import Event, EventType
 from referee.rules.observations import (
     CardLanded, CardTakenBack, SpitTurned, StockMoved, StockSeenEmpty, StockSeenFaceDown, StocksSettled, StockTurnedUp, describe,
 )
-from referee.rules.state import PLAYERS, GamePhase, Landing, Stock, any_play, same_card
+from referee.rules.state import PLAYERS, GamePhase, Landing, Stock, any_play
 
 if TYPE_CHECKING:
     from referee.rules.engine import RulesEngine
@@ -360,12 +360,12 @@ class PlayRules:
         tops = [pile.top for pile in self._piles[: self._in_use] if pile.top is not None]
         if any_play(self._players, tops):
             return []
-        face_down = face_down_unturned and self.config.camera_tolerant
+        unturned_ignored = face_down_unturned and self.config.camera_tolerant
         if self.config.stall_waits_for_stock_moves and any(
-                table.unsettled(as_counted=as_counted, face_down=not face_down) for table in self._players.values()):
+                table.unsettled(as_counted=as_counted, face_down=not unturned_ignored) for table in self._players.values()):
             return []
         unturned = [f"{player}{slot}" for player in PLAYERS for slot, stock in enumerate(self._players[player].stocks)
-                    if stock.face_down_top] if face_down else []
+                    if stock.face_down_top] if unturned_ignored else []
         if unturned:
             self._notes.append(f"stock{'s' if len(unturned) > 1 else ''} {', '.join(unturned)} seen face down and not turned up "
                                f"through the lull: taken for {'face-up cards' if len(unturned) > 1 else 'a face-up card'} "

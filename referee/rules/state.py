@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from enum import Enum
 from typing import Mapping
 
-from referee.rules.cards import NEIGHBOURS, Card, same_card  # noqa: F401  (same_card: used from here too)
+from referee.rules.cards import NEIGHBOURS, Card
 
 PLAYERS = ("A", "B")
 

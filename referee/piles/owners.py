@@ -61,6 +61,14 @@ def who_laid_top(visits: Sequence[Visit], frames_holding: Sequence[int], *, hold
                                                        visits[number].frames_in_contact, number))
 
 
+def unseen_joint_owner(visits: Sequence[Visit], joint_owner: str | None) -> str | None:
+    """The player `joint_owners` gave this pile whose hand was never seen at it, or None. Both piles were
+    laid at once and the two arms crossed: what touched here was the other arm passing over it (or the
+    unseen hand taken for it where the arms merged), and the card is the unseen hand's. The other hand's
+    own card lies on the other pile."""
+    return joint_owner if joint_owner is not None and joint_owner not in {visit.player for visit in visits} else None
+
+
 def joint_owners(changes: Sequence[tuple[Place, PlaceChange]], places: Mapping[Place, PlaceTracker]) -> dict[Place, str]:
     """Who laid the card on each pile when both piles settle together after both hands were over
     both (the spits, two plays at once): one hand lays one card at a time, so the two cards are

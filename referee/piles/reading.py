@@ -120,15 +120,17 @@ def _smoothed(histogram: np.ndarray) -> np.ndarray:
 
 
 def read_place(namer: TopCardNamer, crop: np.ndarray, spot: np.ndarray, table: TableColour,
-               px_per_mm: float | None = None, outline: np.ndarray | None = None) -> Reading:
+               px_per_mm: float | None = None, outline: np.ndarray | None = None, *, whole_card: bool = False) -> Reading:
     """`crop`: a sharp top-down cut around the place for the recogniser, at `px_per_mm` when known;
     `spot`: the nominal card area; `outline`: the top card's corners in `crop`'s pixels, where the
-    tracker saw it land (a namer that can use it reads there first)."""
+    tracker saw it land (a namer that can use it reads there first); `whole_card`: a whole card lies
+    there for sure when anything does (a stock slot), so an outline showing no face is a card's back."""
     alternatives: tuple = ()
     there = None if outline is None else table.something_there(spot)
     if hasattr(namer, "read_top_card"):  # a namer that also says what else the card could be
         # a card taken away leaves its outline behind: with nothing there, there is nothing to read by it
-        read = namer.read_top_card(crop, px_per_mm=px_per_mm, **({"outline": outline} if there else {}))
+        by_outline = ({"outline": outline, **({"whole_card": True} if whole_card else {})} if there else {})
+        read = namer.read_top_card(crop, px_per_mm=px_per_mm, **by_outline)
         card, confidence, alternatives = read.card, read.confidence, tuple(read.alternatives)
     else:
         card, confidence = namer.name_top_card(crop)
@@ -152,7 +154,8 @@ class _AtPlace:
     def name_top_card(self, image: np.ndarray):
         return self.namer.name_top_card_in(self.frame, self.rect, image)
 
-    def read_top_card(self, image: np.ndarray, px_per_mm: float | None = None, outline: np.ndarray | None = None):
+    def read_top_card(self, image: np.ndarray, px_per_mm: float | None = None, outline: np.ndarray | None = None,
+                      whole_card: bool = False):
         """As `name_top_card`, handing on `outline` (a namer that records what the tracker asked, as
         `benchmarks.pile_tops` does, takes it as a keyword)."""
         extra = {} if outline is None else {"outline": outline}

@@ -16,6 +16,7 @@ never-covered strips whose colour tells an empty spot from a face-down card).
 from __future__ import annotations
 
 import functools
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, replace
 
 import cv2
@@ -30,7 +31,7 @@ from referee.piles.covered import RESOLVE_SECONDS, STOCK_WAIT_SECONDS, CoveredCa
 from referee.piles.hands import PLAYERS, HandTracker
 from referee.piles.layout_fit import MOVE_MM, fit_layout
 from referee.piles.opening import Opening
-from referee.piles.owners import joint_owners, one_per_hand, who_laid_top
+from referee.piles.owners import joint_owners, one_per_hand, unseen_joint_owner, who_laid_top
 from referee.piles.places import APPROACH_MARGIN_MM, PlaceChange, PlaceTracker, Visit
 from referee.piles.quiet import QuietTable
 from referee.piles.reading import MIN_CONFIDENCE, Reading, TableColour, TopCardNamer, card_gone, namer_at, read_place
@@ -38,6 +39,7 @@ from referee.piles.sightings import Arrival, LayoutRead, PileTouched, Sighting, 
 from referee.piles.table_view import RectMM, TableView
 from referee.piles.zones import Place, all_places
 from referee.table.layout import TableLayout
+from referee.vision.geometry import quad_iou
 
 #: Resolution of the crops handed to the recogniser (px per mm). Higher reads small indices better
 #: and costs recognition time; the view for motion stays coarse.
@@ -74,6 +76,15 @@ FIT_EVERY = 5
 #: spit pile (its card touching or about to), while its arm still reaches back to its edge.
 ARM_FRAMES = 3
 ARM_NEAR_MM = 10.0
+#: Places read side by side when many are read at once (a layout: 14 places, each a search of its view).
+#: The models and OpenCV release the GIL, so two readers keep both cores busy; each reading depends on
+#: its own crop alone, so the readings are the same as one after another.
+LAYOUT_READERS = 2
+#: A stock's card outline is taken as where a whole card lies (so that one showing no face is a card's
+#: back, `recogniser.NO_FACE_BELOW`) only where it covers its slot's card area this well (IoU; about 15
+#: degrees or 6 mm off it): a card just put down askew, or blurred in motion, may be outlined off the card
+#: (a drawn-deck game's last frames: a jack outlined 30 degrees off, half on the table, showed no face).
+FILLS_SLOT = 0.8
 #: the two spit piles, left (0) and right (1)
 SPIT_PILES = (Place("spit_pile", 0), Place("spit_pile", 1))
 
@@ -109,6 +120,7 @@ class TableTracker:
         self._last_frame: Frame | None = None
         self.held = HeldPiles()   # settled spit piles waiting for the other to settle
         self._layout_read_at: dict[Place, int] = {}  # the frame each place was last read in with a layout
+        self._readers: ThreadPoolExecutor | None = None  # made when a layout is first read
 
     def _lay_out(self, layout: TableLayout) -> set[Place]:
         """Watch the places of `layout`; returns the places that moved (new watchers, nothing seen yet)."""
@@ -248,7 +260,7 @@ class TableTracker:
         """The first frames, until every place has been still (or START_WAIT_SECONDS): the layout is read
         then, and the cards seen laid on the spit piles before it are ruled after it (see `opening`)."""
         if self.opening is None:
-            self.opening = Opening(frame.t, self.period, {place: self._read(place, frame.image) for place in SPIT_PILES})
+            self.opening = Opening(frame.t, self.period, self._read_all(SPIT_PILES, frame.image))
             self.readings.update(self.opening.first)
             self._first_look = (frame.image, self.last_view)  # its stocks are read if cards are laid before the layout
         laid = [(place, change) for place, change in changes
@@ -261,7 +273,7 @@ class TableTracker:
         touched = self._pending_touches()  # piles touched already, their cards not judged yet
         if self.opening.early or touched:
             image, view = self._first_look
-            self.opening.first.update({place: self._read(place, image, view=view) for place in self.places if place.kind == "stock"})
+            self.opening.first.update(self._read_all([place for place in self.places if place.kind == "stock"], image, view=view))
         self._first_look = None
         laid_on = self.opening.laid_on(touched)
         layout = self._read_layout(frame, first=True, keep_piles=laid_on)
@@ -365,7 +377,18 @@ class TableTracker:
         spot = view[rows, cols] if view is not None else crop
         corners = None if footprint is None else tracker.card_corners_mm(footprint)
         outline = None if corners is None else TableView.in_crop(corners, tracker.rect, READ_PX_PER_MM).astype(np.float32)
-        return read_place(namer_at(self.namer, self._frame_index, tracker.rect), crop, spot, self.table_colour, READ_PX_PER_MM, outline)
+        return read_place(namer_at(self.namer, self._frame_index, tracker.rect), crop, spot, self.table_colour, READ_PX_PER_MM, outline,
+                          whole_card=place.kind == "stock" and corners is not None and _fills_slot(corners, self.spots[place]))
+
+    def _read_all(self, places, image: np.ndarray, *, view: np.ndarray | None = None) -> dict[Place, Reading]:
+        """`_read` of each of `places` (no footprints), LAYOUT_READERS at a time; in the order given."""
+        places = list(places)
+        if len(places) < 2:
+            return {place: self._read(place, image, view=view) for place in places}
+        if self._readers is None:
+            self._readers = ThreadPoolExecutor(LAYOUT_READERS, thread_name_prefix="layout-read")
+        readings = self._readers.map(lambda place: self._read(place, image, view=view), places)
+        return dict(zip(places, readings))
 
     def _read_layout(self, frame: Frame, *, first: bool, keep_piles: set[int] = frozenset()) -> LayoutRead:
         """Reads every place now but the spit piles of `keep_piles`, kept as they were (both: a layout
@@ -375,10 +398,10 @@ class TableTracker:
         if first or keep_piles != {0, 1}:
             self._rows_to_fit = not self._fit_layout(frame)
             self._piles_to_fit = {0, 1}  # a spit pile is found once a card lies on it
-        for place in self.places:
-            if not (place.kind == "spit_pile" and place.index in keep_piles):
-                self.readings[place] = self._read(place, frame.image)
-                self._layout_read_at[place] = frame.index
+        read = self._read_all([place for place in self.places if not (place.kind == "spit_pile" and place.index in keep_piles)], frame.image)
+        for place, reading in read.items():
+            self.readings[place] = reading
+            self._layout_read_at[place] = frame.index
         stocks = {player: tuple(self.readings[Place("stock", index, player)] for index in range(6)) for player in PLAYERS}
         piles = (self.readings[Place("spit_pile", 0)], self.readings[Place("spit_pile", 1)])
         self.cleared = all(reading.empty for row in stocks.values() for reading in row) and all(p.empty for p in piles)
@@ -452,14 +475,16 @@ class TableTracker:
         holders |= self.covered.left_stock_by(reading.card)
         holding = [self.places[place].frames_holding(visit, change.footprint) for visit in visits]
         owner = who_laid_top(visits, holding, holders=holders, joint_owner=owner_player, sure=reading.confidence)
+        unseen_owner = unseen_joint_owner(visits, owner_player)  # its card, timed by the touches seen here
         for number, visit in enumerate(visits):
             if number == owner:
                 # on a bare place the card touches nothing until it lies there: timed where it came to rest
                 when = (self.places[place].arrival_at_rest(visit, change.footprint, self.period) if previous.empty else None) or visit.touch
-                rest = self.places[place].resting_touch(visit, self.period)
-                top = Arrival(when.t, when.frame, place.index, visit.player, reading.card,
+                rest = None if unseen_owner is not None else self.places[place].resting_touch(visit, self.period)
+                top = Arrival(when.t, when.frame, place.index, unseen_owner or visit.player, reading.card,
                               when.error, reading.confidence, reading.alternatives, together=owner_player is not None,
-                              arm=_arm_offset(visit), rest=None if rest is None else (rest.t, rest.frame, rest.error))
+                              arm=None if unseen_owner is not None else _arm_offset(visit),
+                              rest=None if rest is None else (rest.t, rest.frame, rest.error))
                 continue
             # covered by a later card: the card is the one that left this player's stock
             card, confidence = self._snapshot_card(visit)
@@ -500,6 +525,12 @@ class TableLook:
 
     view: np.ndarray
     cardlike: np.ndarray
+
+
+def _fills_slot(corners_mm: np.ndarray, slot: RectMM) -> bool:
+    """Whether a card outline (table mm) covers the slot's card area at least FILLS_SLOT (IoU)."""
+    area = np.array([[slot.x0, slot.y0], [slot.x1, slot.y0], [slot.x1, slot.y1], [slot.x0, slot.y1]])
+    return quad_iou(np.asarray(corners_mm, np.float64).reshape(4, 2), area) >= FILLS_SLOT
 
 
 def place_slices(tracker: PlaceTracker) -> tuple[slice, slice]:

@@ -5,7 +5,8 @@ from dataclasses import replace
 import numpy as np
 import pytest
 
-from referee.piles.owners import JOINT_HOLDER_SURE, JOINT_SECONDS, SAME_HAND_SECONDS, joint_owners, one_per_hand, who_laid_top
+from referee.piles.owners import (JOINT_HOLDER_SURE, JOINT_SECONDS, SAME_HAND_SECONDS, joint_owners, one_per_hand,
+                                   unseen_joint_owner, who_laid_top)
 from referee.piles.places import APPROACH_MARGIN_MM, PlaceChange, PlaceTracker, Visit
 from referee.piles.touch import TouchEstimate
 from referee.piles.zones import Place, all_places
@@ -124,3 +125,25 @@ def test_when_both_piles_were_laid_at_once_an_unsure_reading_on_a_stock_does_not
     # spit cards come from the hand: a card read unsurely may match a stock top of the wrong player
     visits = [_visit("A", 1.0), _visit("B", 1.1)]
     assert who_laid_top(visits, [0, 0], holders={"A"}, joint_owner="B", sure=sure) == laid_by
+
+
+@pytest.mark.parametrize("touches, unseen", [
+    # arms crossing: B seen at both piles, reaching pile 0 last; A seen at pile 0 only. Pile 1's card is
+    # A's, though only B's arm passing over it was seen there (seed 201's opening spits, session 21)
+    ({PILES[0]: {"A": 1.0, "B": 1.1}, PILES[1]: {"B": 1.02}}, {PILES[0]: None, PILES[1]: "A"}),
+    # each hand seen where it laid: nobody unseen
+    ({PILES[0]: {"A": 1.0, "B": 1.1}, PILES[1]: {"A": 1.05, "B": 1.02}}, {PILES[0]: None, PILES[1]: None}),
+    ({PILES[0]: {"B": 1.0}, PILES[1]: {"B": 1.04, "A": 1.1}}, {PILES[0]: "A", PILES[1]: None}),
+])
+def test_a_card_laid_at_once_with_the_other_is_its_unseen_hand_s(touches, unseen):
+    changes = _spits(touches)
+    owners = joint_owners(changes, _piles())
+    for place, change in changes:
+        laid_by = who_laid_top(change.visits, [0] * len(change.visits), holders=set(), joint_owner=owners.get(place))
+        assert unseen_joint_owner(change.visits, owners.get(place)) == unseen[place]
+        # who_laid_top can only choose among the hands seen there: the unseen one is named apart
+        assert (unseen[place] or change.visits[laid_by].player) == owners[place]
+
+
+def test_without_a_joint_owner_nobody_is_unseen():
+    assert unseen_joint_owner([_visit("A", 1.0)], None) is None

@@ -6,7 +6,8 @@ import cv2
 import numpy as np
 import pytest
 
-from referee.piles.reading import Reading, TableColour, card_gone, namer_at
+from referee.piles.reading import Reading, TableColour, card_gone, namer_at, read_place
+from referee.vision.recogniser import TopCardReading
 from referee.piles.table_view import RectMM
 from referee.rules.cards import Card
 
@@ -93,3 +94,31 @@ def test_a_card_is_gone_from_a_place_only_when_what_lies_there_now_cannot_be_it(
         return Reading(None if text is None else Card.parse(text), face_down=text is None)
 
     assert card_gone(reading(before), reading(now)) is gone
+
+
+class AskedNamer:
+    """Names nothing; keeps what each `read_top_card` was asked with."""
+
+    def __init__(self) -> None:
+        self.asked: list[dict] = []
+
+    def read_top_card(self, crop, px_per_mm=None, **by_outline):
+        self.asked.append(by_outline)
+        return TopCardReading(None, 0.0)
+
+
+@pytest.mark.parametrize("whole_card", [False, True])
+def test_a_stock_slot_s_outline_goes_to_the_namer_as_a_whole_card_s(whole_card):
+    """Where a whole card lies for sure when anything does (a stock slot), the namer may take an outline
+    showing no face for that card's back; a pile's outline goes without it (it may be off the top card)."""
+    table = TableColour()
+    table.learn([_felt((27, 82, 27), seed=1)])
+    namer = AskedNamer()
+    outline = np.array([[10, 10], [50, 10], [50, 55], [10, 55]], np.float32)
+    reading = read_place(namer, np.zeros((60, 60, 3), np.uint8), _felt((140, 60, 30), seed=3), table, 3.0, outline,
+                         whole_card=whole_card)
+    assert reading == Reading(None, True, 0.0)  # a face-down card
+    assert namer.asked[0].get("whole_card", False) is whole_card and namer.asked[0]["outline"] is outline
+    # a bare spot: the card the outline was of is gone, and nothing is read by it
+    read_place(namer, np.zeros((60, 60, 3), np.uint8), _felt((27, 82, 27), seed=4), table, 3.0, outline, whole_card=whole_card)
+    assert namer.asked[1] == {}

@@ -1,5 +1,6 @@
 """The table tracker on drawn tables with known truth (white cards coded by colour, hands with arms)."""
 
+import cv2
 import numpy as np
 import pytest
 
@@ -9,7 +10,7 @@ from referee.piles.quiet import QUIET_SECONDS, UNTURNED_SECONDS
 from referee.piles.sightings import Arrival, LayoutRead, StockSeen, TableQuiet
 from referee.piles.table_view import RectMM, TableView
 from referee.piles.touch import TouchEstimate
-from referee.piles.tracker import READ_PX_PER_MM, TableTracker
+from referee.piles.tracker import READ_PX_PER_MM, TableTracker, _fills_slot
 from referee.piles.zones import Place
 from referee.rules.cards import Card
 from referee.table.layout import TableLayout
@@ -292,10 +293,12 @@ class OutlineNamer(ColourNamer):
     def __init__(self) -> None:
         super().__init__()
         self.outlines: list[tuple[np.ndarray, tuple[int, int]]] = []
+        self.whole_card: list[bool] = []  # per outline: told a whole card lies there (a stock slot)
 
-    def read_top_card(self, crop, px_per_mm=None, outline=None):
+    def read_top_card(self, crop, px_per_mm=None, outline=None, whole_card=False):
         if outline is not None:
             self.outlines.append((np.asarray(outline), crop.shape[:2]))
+            self.whole_card.append(whole_card)
         card, confidence = self.name_top_card(crop)
         return TopCardReading(card, confidence)
 
@@ -315,6 +318,9 @@ def test_the_namer_is_told_where_the_card_laid_on_a_pile_lies_in_its_crop():
     where = TableView.in_crop(np.array([move.final]), pile.rect, READ_PX_PER_MM)[0]
     laid = [outline for outline, _ in namer.outlines if np.hypot(*(outline.mean(axis=0) - where)) < 1.5 * READ_PX_PER_MM]
     assert laid, f"no outline near the card's centre {where}: {[o.mean(axis=0) for o, _ in namer.outlines]}"
+    # a pile's outline may be off its top card: it is not given as a whole card's (only a stock slot's is)
+    assert not any(whole for (outline, _), whole in zip(namer.outlines, namer.whole_card)
+                   if np.hypot(*(outline.mean(axis=0) - where)) < 1.5 * READ_PX_PER_MM)
     sides = sorted(float(np.hypot(*(laid[0][i] - laid[0][(i + 1) % 4]))) for i in range(4))
     assert abs(sides[0] / (63 * READ_PX_PER_MM) - 1) < 0.1 and abs(sides[-1] / (88 * READ_PX_PER_MM) - 1) < 0.1
 
@@ -421,3 +427,14 @@ def test_a_hand_whose_card_the_layout_read_as_the_top_did_lay_it():
     sightings = tracker._judge([(pile, change)], Frame(60, 2.0, after))
     sightings += tracker._name_covered(4.0)
     assert sorted((s.player, str(s.card)) for s in sightings if isinstance(s, Arrival)) == [("A", "JH"), ("B", "QS")]
+
+
+@pytest.mark.parametrize("turned, shift, fills", [(0.0, (0.0, 0.0), True), (4.0, (3.0, -2.0), True),
+                                                  (30.0, (0.0, 0.0), False), (0.0, (15.0, 0.0), False)])
+def test_a_stock_outline_is_a_whole_card_s_only_where_it_covers_its_slot(turned, shift, fills):
+    """A card just put down askew, or outlined in motion, may be outlined off the card: its outline showing
+    no face says nothing of a card's back there (recogniser.NO_FACE_BELOW)."""
+    slot = RectMM.around((200.0, 60.0), 63.0, 88.0)
+    centre = (200.0 + shift[0], 60.0 + shift[1])
+    corners = cv2.boxPoints((centre, (63.0, 88.0), turned))
+    assert _fills_slot(corners, slot) is fills

@@ -13,7 +13,7 @@ from referee.rules.cards import RANKS, SUITS, Card
 from referee.synth import faces
 from referee.vision import CardDetection, CardRecogniser, load_recogniser
 from referee.vision.geometry import order_card_corners
-from referee.vision.recogniser import OUTLINE_AGREED, OUTLINE_SURE, _cut_out
+from referee.vision.recogniser import NO_FACE_BELOW, OUTLINE_AGREED, OUTLINE_SURE, _cut_out
 from referee.vision.geometry import quad_iou
 
 ASSETS = pathlib.Path(__file__).resolve().parents[1] / "assets" / "vision"
@@ -214,6 +214,48 @@ def test_an_outline_that_misses_the_top_card_is_not_trusted_and_the_view_is_sear
     # half a card off to the side: its corners lie on the table and on the card's middle
     reading = recogniser.read_top_card(view, px_per_mm=3.0, outline=top_card_outline(view, 3.0, angle=40.0, shift=(32.0, 0.0)))
     assert reading.card == Card.parse("7C")
+    assert counting.calls == 1
+
+
+def stock_showing_its_back(design: str = "modern", px_per_mm: float = 3.0, seed: int = 3) -> np.ndarray:
+    """A rectified view of a stock whose top card was taken: the back of the card under it, squarely."""
+    view = data_gen.procedural_background(np.random.default_rng(seed), int(110 * px_per_mm), int(130 * px_per_mm))
+    back = faces.card_back(design, px_per_mm)
+    alpha = faces.card_mask(px_per_mm).astype(np.float32)[:, :, None] / 255
+    matrix = cv2.getRotationMatrix2D((back.shape[1] / 2, back.shape[0] / 2), 3.0, 1.0)
+    matrix[:, 2] += (view.shape[1] / 2 - back.shape[1] / 2, view.shape[0] / 2 - back.shape[0] / 2)
+    warped = cv2.warpAffine(back, matrix, view.shape[1::-1])
+    mask = cv2.warpAffine(alpha, matrix, view.shape[1::-1])[:, :, None]
+    return (view * (1 - mask) + warped * mask).astype(np.uint8)
+
+
+@pytest.mark.parametrize("design", ["modern", "classic"])
+def test_a_known_outline_that_shows_a_card_s_back_names_nothing_without_searching_the_view(recogniser, monkeypatch, design):
+    """A stock slot's outline (a whole card lies there) in which corners and face both see no card face
+    (NO_FACE_BELOW): a search would find none either."""
+    view = stock_showing_its_back(design)
+    counting = CountingDetector(recogniser.detector)
+    monkeypatch.setattr(recogniser, "detector", counting)
+    reading = recogniser.read_top_card(view, px_per_mm=3.0, outline=top_card_outline(view, 3.0), whole_card=True)
+    assert reading.card is None and reading.confidence == 0.0
+    assert counting.calls == 0
+    # where the outline may be off the top card (a pile), the view is searched all the same
+    recogniser.read_top_card(view, px_per_mm=3.0, outline=top_card_outline(view, 3.0))
+    assert counting.calls == 1
+
+
+def test_a_known_outline_read_unsurely_as_some_card_face_still_has_the_view_searched(recogniser, monkeypatch):
+    """Under OUTLINE_AGREED, yet a face likely enough (at least NO_FACE_BELOW): the search decides."""
+    view = pile_view(Card.parse("9S"), px_per_mm=3.0)
+    counting = CountingDetector(recogniser.detector)
+    monkeypatch.setattr(recogniser, "detector", counting)
+
+    def unsure(image, readings):
+        cards = np.full((len(RANKS), len(SUITS)), (NO_FACE_BELOW + 0.05) / (len(RANKS) * len(SUITS)))
+        return [(None, 0.0, quad, cards) for _, _, quad, _ in readings]
+
+    monkeypatch.setattr(recogniser, "_with_faces", unsure)
+    recogniser.read_top_card(view, px_per_mm=3.0, outline=top_card_outline(view, 3.0), whole_card=True)
     assert counting.calls == 1
 
 

@@ -147,7 +147,9 @@ class Translator:
             if state.phase is GamePhase.ROUND_OVER:
                 return [_slap(sighting)], None
             if state.phase is GamePhase.PLAYING and not sighting.through_hand:
-                return self._laid_unseen(sighting, state, coming)
+                observations, note = self._laid_unseen(sighting, state, coming)
+                self._note_laid(observations, sighting, state)
+                return observations, note
             return [], None
         if isinstance(sighting, StockSeen):
             return self._stock(sighting, state)
@@ -199,13 +201,23 @@ class Translator:
             breach = self.one_hand.judge(sighting.t, sighting.player, sighting.arm, frame=sighting.frame)
             if breach is not None:
                 observations = [breach] + observations
+        self._note_laid(observations, sighting, state, touched=False)
+        return observations, note
+
+    def _note_laid(self, observations: Sequence[object], sighting: Arrival | PileTouched, state: EngineState, *,
+                   touched: bool = True) -> None:
+        """What the cards laid on a pile leave to judge later ones by: the top each covers (a take-back
+        shows it again), and who laid what where (a card seen back on its stock was taken back). A card
+        laid unseen (`_laid_unseen`: the pile read as before) counts as much as one seen; `touched`: the
+        hand's touch is noted as a card laid, as an arrival's is by `_arrival`."""
         for observation in observations:
             if isinstance(observation, (CardLanded, SpitTurned)):
                 self._under[sighting.pile].append(state.pile_tops[sighting.pile])
                 del self._under[sighting.pile][:-8]
             if isinstance(observation, CardLanded) and observation.player is not None:
                 self._played = self._played[-7:] + [(observation.t, observation.player, observation.pile, observation.card)]
-        return observations, note
+                if touched:
+                    self._laid = self._laid[-7:] + [(sighting.t, sighting.player, sighting.pile)]
 
     def _taken_back(self, sighting: Arrival, state: EngineState) -> CardTakenBack | None:
         """The pile shows again the card that lay under its top: the top was lifted off (a take-back),

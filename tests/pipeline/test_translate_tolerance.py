@@ -412,6 +412,22 @@ def test_a_card_seen_on_a_stock_no_hand_went_to_is_no_take_back():
     assert not [e for kind, e in events if kind == "violation"]
 
 
+def test_a_card_laid_unseen_and_seen_back_on_its_stock_was_taken_back():
+    # A lays JD on 7H (illegal) and snatches it back before the pile settles: the pile reads as before,
+    # the JD seen leaving A's stock 2 is taken as laid there, and then A's stock 2 shows the JD again
+    # where A's hand just was (seed 215, session 21: the JD had stayed the top, B's 6C judged on it)
+    sightings = [layout_read((card("7H"), card("6S")), a="2H 9D JD KC 4S", b="3C 5D 10S 6C AH"),
+                 StockSeen(1.0, 30, "A", 2, BACK, card("JD"), True, turned_at=0.95),
+                 PileTouched(1.1, 33, 0, "A", 0.01),
+                 StockSeen(1.9, 57, "A", 2, card("JD"), BACK, True, turned_at=1.8, reached_at=1.7),
+                 arrival(2.5, 0, "B", "6C")]
+    events, _, engine = referee(sightings)
+    assert plays(events) == [("A", 0, "JD", "7H", False), ("B", 0, "6C", "7H", True)]
+    assert [(e["player"], e["kind"]) for kind, e in events if kind == "violation"] == [("A", "take_back")]
+    assert engine.state.players["A"].stocks[2].top == Card.parse("JD")
+    assert not [e for kind, e in events if kind == "notice" and "already seen" in e["message"]]
+
+
 @pytest.mark.parametrize("through_hand, laid", [(False, [("B", 0, "10S", "9D", True)]), (True, [])])
 def test_a_hand_come_down_on_the_other_players_hand_in_play_is_no_card_laid_unseen(through_hand, laid):
     # B's 10S left B's stock; B's hand touching the pile laid it there unseen; B's hand resting on A's

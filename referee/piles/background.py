@@ -14,6 +14,8 @@ sees steady light.
 
 from __future__ import annotations
 
+from typing import Callable
+
 import cv2
 import numpy as np
 
@@ -51,6 +53,10 @@ SHADE_SPREAD = 0.1
 #: ... on what the model holds as white paper (its darkest channel at least this): over the table a
 #: card can be darker than a pale table and in the shadow of the hand that holds it.
 SHADED_PAPER = 170.0
+#: For this long (s) from the first view, the ghost of what the first view caught in passing (an arm
+#: laying a card as a clip opens) goes into the model whatever now shows where it was (a stock's back as
+#: well as bare table); later, only where bare table shows (see `BackgroundModel._ghosts`).
+GHOST_OPENING_SECONDS = 3.0
 
 
 class BackgroundModel:
@@ -68,6 +74,11 @@ class BackgroundModel:
         self.absorb_frames = absorb_frames
         self._previous: np.ndarray | None = None
         self._still_count = np.zeros(first_view.shape[:2], np.int16)
+        #: the first view, against which a ghost is told: the model still holds an arm the first view
+        #: showed, where the table now shows (see `update`)
+        self._first = first_view.copy()
+        self._opening_frames = int(round(GHOST_OPENING_SECONDS / period))
+        self._frames = 0
 
     def _gain(self, view: np.ndarray) -> np.ndarray:
         """Per-channel brightness ratio frame/model over what was background last time, taken at every
@@ -122,13 +133,18 @@ class BackgroundModel:
         return (paper & (most <= SHADE_MOST) & (most - least <= SHADE_SPREAD)).view(np.uint8)
 
     def update(self, view: np.ndarray, foreground: np.ndarray, hands: np.ndarray | None = None,
-               moving: np.ndarray | None = None) -> None:
+               moving: np.ndarray | None = None, looks_bare: Callable[[np.ndarray], np.ndarray] | None = None) -> None:
         """Blend still parts of the view into the model; take in foreground that has stopped moving.
         `hands`: a mask of the players' hands and arms; the still parts of one whose hand still moves are
         taken in only after HAND_ABSORB_FACTOR times as long. (A blob wholly still goes in as usual: an
         arm laid to rest, or the ghost of a hand that was in the very first view, now gone.) `moving`:
-        `self.moving(view)` when the caller has it already."""
+        `self.moving(view)` when the caller has it already. `looks_bare`: per pixel of a view, whether it
+        shows the bare table's colour; with it, the ghost of an arm the first view showed (the model
+        still holds the arm there, the view shows bare table) goes in as any still foreground does, though
+        it touches the same arm, moving on: a clip that opens as a card is laid would otherwise keep that
+        player's hand at the pile for seconds."""
         self._last_background = (foreground == 0).astype(np.uint8)
+        self._frames += 1
         if self.adapt_rate > 0:
             cv2.accumulateWeighted(view, self.model, self.adapt_rate, mask=self._last_background)
         if self._previous is not None:
@@ -137,7 +153,10 @@ class BackgroundModel:
             self._still_count = np.where(still_foreground, self._still_count + 1, 0).astype(np.int16)
             settled = self._still_count >= self.absorb_frames
             if hands is not None and settled.any():
-                settled &= ~_moving_blobs(hands, moving) | (self._still_count >= HAND_ABSORB_FACTOR * self.absorb_frames)
+                held = settled & _moving_blobs(hands, moving) & (self._still_count < HAND_ABSORB_FACTOR * self.absorb_frames)
+                if looks_bare is not None and held.any():
+                    held[self._ghosts(view, held, looks_bare)] = False
+                settled &= ~held
             if settled.any():
                 self.model[settled] = view[settled]
                 self._still_count[settled] = 0
@@ -146,6 +165,22 @@ class BackgroundModel:
     def absorb(self, view: np.ndarray, rows: slice, cols: slice) -> None:
         """Take a settled region into the model at once."""
         self.model[rows, cols] = view[rows, cols]
+
+    def _ghosts(self, view: np.ndarray, held: np.ndarray, looks_bare: Callable[[np.ndarray], np.ndarray]) -> tuple:
+        """Of the `held` pixels (row and column indices), those where the model still holds what the first
+        view showed (within the foreground threshold), which was not bare table: the ghost of an arm the
+        first view caught in passing, where the table or a stock's back now shows. After the opening
+        (GHOST_OPENING_SECONDS), only where the view shows bare table: by then an arm come to rest over a
+        card the first view showed is likelier than a ghost."""
+        rows, cols = np.nonzero(held)
+        first = self._first[rows, cols]
+        kept = np.abs(self.model[rows, cols] - first).max(axis=1) < self.threshold
+        if kept.any():
+            ghost = ~looks_bare(first[kept][:, None, :])[:, 0]
+            if self._frames > self._opening_frames:
+                ghost &= looks_bare(view[rows[kept], cols[kept]][:, None, :])[:, 0]
+            kept[kept] = ghost
+        return rows[kept], cols[kept]
 
 
 #: the largest of a pixel's three channels, as a 1x3 dilation of its row of channels read at the middle one

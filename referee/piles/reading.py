@@ -95,12 +95,15 @@ class TableColour:
                 hsv[..., 2].astype(np.int32) // 32)
         return self._histogram[bins[0], bins[1], bins[2]]
 
+    def looks_bare(self, image: np.ndarray) -> np.ndarray:
+        """Per pixel (bool): of a colour typical of the bare table (see `something_there`)."""
+        return self.table_likeness(image) >= max(UNLIKE_FLOOR, UNLIKE_SHARE * self._typical)
+
     def something_there(self, spot: np.ndarray) -> bool:
         """At least PRESENCE_FRACTION of the spot is unlike the table: less than UNLIKE_SHARE as typical of
         it as its own pixels are (a colour one bin off the table's in one way, as a change of light
         makes it, stays table; one bin off in two ways, as a pink back on a beige table, does not)."""
-        likeness = self.table_likeness(spot)
-        return float((likeness < max(UNLIKE_FLOOR, UNLIKE_SHARE * self._typical)).mean()) > PRESENCE_FRACTION
+        return float((~self.looks_bare(spot)).mean()) > PRESENCE_FRACTION
 
 
 def _smoothed(histogram: np.ndarray) -> np.ndarray:

@@ -221,7 +221,7 @@ class TableTracker:
             if change is not None:
                 changes.append((place, change))
         self._measure_arms(frame, masks)
-        self.background.update(view, foreground, _arms(masks), moving)
+        self.background.update(view, foreground, _arms(masks), moving, looks_bare=self.table_colour.looks_bare)
         for place, change in changes:
             rows, cols = place_slices(self.places[place])
             self.background.absorb(view, rows, cols)

@@ -2,7 +2,8 @@
 
 import numpy as np
 
-from referee.piles.background import FOREGROUND_THRESHOLD, HAND_ABSORB_FACTOR, LIGHT_STEADY, BackgroundModel
+from referee.piles.background import (FOREGROUND_THRESHOLD, GHOST_OPENING_SECONDS, HAND_ABSORB_FACTOR, LIGHT_STEADY,
+                                      BackgroundModel)
 
 SHAPE = (120, 160)
 FELT = (40, 110, 50)
@@ -16,12 +17,25 @@ def table() -> np.ndarray:
     return view
 
 
-def step(model: BackgroundModel, view: np.ndarray, hands: np.ndarray | None = None) -> np.ndarray:
+def step(model: BackgroundModel, view: np.ndarray, hands: np.ndarray | None = None, looks_bare=None) -> np.ndarray:
     """One frame as the tracker takes it: into the model's light, then compared."""
     view = model.steady(view)
     foreground = model.foreground(view)
-    model.update(view, foreground, hands)
+    model.update(view, foreground, hands, looks_bare=looks_bare)
     return foreground
+
+
+def felt_coloured(image: np.ndarray) -> np.ndarray:
+    """The bare table's colour, per pixel (as `TableColour.looks_bare` tells it)."""
+    return (np.abs(image.astype(int) - FELT).max(axis=-1) < 12)
+
+
+def arm_moving_beside(view: np.ndarray, frame: int) -> np.ndarray:
+    """`view` with a player's arm from the top edge whose hand bobs (moves) every frame, beside column 80."""
+    view[0:66, 82:100] = SKIN
+    hand_row = 60 + frame % 2 * 4
+    view[hand_row:hand_row + 16, 78:104] = SKIN
+    return view
 
 
 def test_what_differs_from_the_still_table_stands_out_and_nothing_else():
@@ -125,3 +139,58 @@ def test_a_shadow_on_white_paper_is_shaded_and_a_card_over_the_table_is_not():
     assert not shaded[80:110, 10:30].any()
     assert not shaded[80:110, 100:120].any()
     assert not shaded[56:70, 60:80].any()
+
+
+def _ghost_of_the_first_view_s_arm(frames: int, *, where_it_was, shows, looks_bare, period=1 / 30) -> list[int]:
+    """The first view catches an arm over `where_it_was` (rows, cols), reaching the top edge and joined to
+    the same player's arm beside it, which keeps moving; from the next frame the arm there is gone and
+    `shows` (a view) shows. Whether a pixel of where it was stands out, frame by frame."""
+    first = arm_moving_beside(table(), 0)
+    first[where_it_was] = SKIN
+    model = BackgroundModel(first, absorb_frames=5, period=period)
+    seen = []
+    for frame in range(1, frames + 1):
+        view = arm_moving_beside(shows(), frame)
+        hands = (view != shows()).any(axis=2) | (np.arange(SHAPE[1]) < 100)[None, :] & (np.arange(SHAPE[0]) < 66)[:, None]
+        seen.append(step(model, view, hands=hands.astype(np.uint8), looks_bare=looks_bare)[30, 70])
+    return seen
+
+
+def test_the_ghost_of_an_arm_the_first_view_caught_goes_into_the_table_though_the_same_arm_moves_on():
+    """A clip opening as a card is laid: the model starts with the arm where it was; the table it uncovered
+    stands out, joined to that player's arm moving beside it. Without `looks_bare` it stays that player's
+    hand for HAND_ABSORB_FACTOR times as long (two plays lost in a rendered clip, session 21)."""
+    where = (slice(0, 66), slice(60, 82))
+    with_colour = _ghost_of_the_first_view_s_arm(12, where_it_was=where, shows=table, looks_bare=felt_coloured)
+    assert with_colour[0] == 1 and with_colour[-1] == 0
+    without = _ghost_of_the_first_view_s_arm(12, where_it_was=where, shows=table, looks_bare=None)
+    assert all(without)
+
+
+def test_the_ghost_over_a_stock_s_back_goes_in_only_in_the_opening_seconds():
+    """Where the arm the first view caught covered a card (a stock's back shows now), the ghost goes in only
+    within GHOST_OPENING_SECONDS: later, an arm come to rest over such a card is the likelier."""
+    where = (slice(0, 66), slice(60, 82))
+
+    def stock_back():
+        view = table()
+        view[10:50, 62:80] = (120, 40, 40)
+        return view
+
+    seen = _ghost_of_the_first_view_s_arm(12, where_it_was=where, shows=stock_back, looks_bare=felt_coloured)
+    assert seen[-1] == 0
+    model_after = _ghost_of_the_first_view_s_arm(12, where_it_was=where, shows=stock_back, looks_bare=felt_coloured,
+                                                 period=GHOST_OPENING_SECONDS / 2)
+    assert all(model_after[2:])  # two frames make the opening there: held as a hand's, as before
+
+
+def test_an_arm_come_to_rest_over_bare_table_after_the_first_view_stays_a_hand():
+    """The first view showed bare table there: an arm resting on it now is no ghost, whatever its colour."""
+    model = BackgroundModel(arm_moving_beside(table(), 0), absorb_frames=5)
+    seen = []
+    for frame in range(1, 5 * HAND_ABSORB_FACTOR - 2):
+        view = arm_moving_beside(table(), frame)
+        view[0:66, 60:82] = FELT[0] + 8, FELT[1] + 20, FELT[2] + 8  # a sleeve the table's colour, still
+        hands = (view != table()).any(axis=2).astype(np.uint8)
+        seen.append(step(model, view, hands=hands, looks_bare=lambda image: np.ones(image.shape[:2], bool))[30, 70])
+    assert all(seen)

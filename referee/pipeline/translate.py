@@ -225,6 +225,11 @@ class Translator:
         under, top = self._under[sighting.pile], state.pile_tops[sighting.pile]
         if not under or under[-1] is None or top is None or not same_card(under[-1], sighting.card):
             return None
+        laid_by = next((player for _, player, pile, card in reversed(self._played) if pile == sighting.pile and card == top), None)
+        if sighting.player is not None and laid_by is not None and sighting.player != laid_by:
+            # only the hand that laid the top lifts it back: the other player's hand laid a card like the
+            # one under it (a `J?` laid on the `10S` the other player put on a `JS`)
+            return None
         players = [sighting.player] if sighting.player else list(PLAYERS)
         if any(stock.top is not None and same_card(stock.top, sighting.card)
                for player in players for stock in state.players[player].stocks) or self._likely_owner(sighting, players, state):

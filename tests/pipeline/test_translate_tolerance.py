@@ -203,6 +203,18 @@ def test_a_pile_showing_again_the_card_under_its_top_is_a_take_back_not_a_play()
     assert Card.parse("5S") in [stock.top for stock in engine.state.players["A"].stocks]
 
 
+@pytest.mark.parametrize("hand, taken_back", [("B", True), ("A", False), (None, True)])
+def test_only_the_hand_that_laid_the_top_lifts_it_back(hand, taken_back):
+    # B lays 10S on the JS; then the pile reads J?: B's hand lifted the 10S off; A's laid a jack from a stock
+    # whose turn-up was not seen (seed 219, a clip: A's JD read J? had been taken for the JS shown again)
+    sightings = [layout_read((card("3H"), card("JS")), a="9S # QC 2H KD", b="8D QS 7C QD 10S"),
+                 arrival(1.0, 1, "B", "10S"), Arrival(2.0, 60, 1, hand, Card.parse("J?"), 0.01)]
+    events, _, engine = referee(sightings)
+    violations = [(e["player"], e["kind"]) for kind, e in events if kind == "violation"]
+    assert (violations == [("B", "take_back")]) is taken_back
+    assert (plays(events)[-1] == ("A", 1, "J?", "10S", True)) is (not taken_back)
+
+
 def test_a_card_under_the_other_pile_is_not_taken_for_a_take_back():
     sightings = [layout_read((card("8H"), card("KC"))), arrival(1.0, 0, "A", "9D"), arrival(2.0, 1, "B", "8H")]
     events, _, _ = referee(sightings)

@@ -29,6 +29,7 @@ ORDER = (
     "touch_order",
     "referee_steep",
     "clip_openings",
+    "referee_unseen",
 )
 
 

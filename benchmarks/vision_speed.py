@@ -79,10 +79,7 @@ def _model_ms(recogniser, function, repeats: int) -> float:
     return 1000 * float(np.median(times))
 
 
-def measure(recogniser, repeats: int, *, piles=None) -> dict:
-    """`recogniser` as `referee classify` loads it (photos); `piles`: as the referee loads it (pile tops),
-    when that differs."""
-    piles = piles or recogniser
+def measure(recogniser, repeats: int) -> dict:
     scenes = scenes_with_cards()
     scene = scenes[0]
     tensor, _, _ = recogniser.detector.prepare(scene)
@@ -101,10 +98,10 @@ def measure(recogniser, repeats: int, *, piles=None) -> dict:
         "letterbox_ms": _median_ms(lambda: letterbox(scene, recogniser.detector.image_size), repeats),
         "classifier_model_only_ms": _median_ms(lambda: recogniser.classifier.probabilities(crops), repeats),
         "crops_classified": len(crops),
-        "name_top_card_ms": _median_ms(lambda: piles.name_top_card(pile), repeats),
-        "name_top_card_model_ms": _model_ms(piles, lambda: piles.name_top_card(pile), repeats),
+        "name_top_card_ms": _median_ms(lambda: recogniser.name_top_card(pile), repeats),
+        "name_top_card_model_ms": _model_ms(recogniser, lambda: recogniser.name_top_card(pile), repeats),
         "pile_view_px": list(pile.shape[1::-1]),
-        "top_card_named": str(piles.name_top_card(pile)[0]),
+        "top_card_named": str(recogniser.name_top_card(pile)[0]),
     }
 
 
@@ -113,10 +110,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--models", type=pathlib.Path, default=None)
     parser.add_argument("--repeats", type=int, default=30)
     args = parser.parse_args(argv)
-    # photos as `referee classify` reads them (its models busy-wait: the cores are theirs), pile tops as the
-    # referee does (its models leave the cores to the other stages between operators)
-    photos = load_recogniser(args.models, busy_wait=True)
-    print(json.dumps(measure(photos, args.repeats, piles=load_recogniser(args.models)), indent=2))
+    print(json.dumps(measure(load_recogniser(args.models), args.repeats), indent=2))
     return 0
 
 

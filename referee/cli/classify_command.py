@@ -57,8 +57,7 @@ def read_image(path: pathlib.Path) -> np.ndarray:
 
 
 def run(args: argparse.Namespace) -> int:
-    # a missing or broken model fails the whole call, once; the models have the cores to themselves here
-    recogniser = load_recogniser(args.models, busy_wait=True)
+    recogniser = load_recogniser(args.models)  # a missing or broken model fails the whole call, once
     failed = 0
     for name in args.images:
         path = pathlib.Path(name)

@@ -21,23 +21,17 @@ os.environ.setdefault("ORT_DISABLE_TELEMETRY", "1")
 SESSION_THREADS = 2
 
 
-def _load(path: pathlib.Path, *, default_size: int, busy_wait: bool = False):
+def _load(path: pathlib.Path, *, default_size: int):
     """Opens a shipped model: (path, session, class names, its input, its square input size)."""
     path = pathlib.Path(path)
-    session = open_session(path, busy_wait=busy_wait)
+    session = open_session(path)
     metadata = _metadata(session, path)
     model_input = session.get_inputs()[0]
     return path, session, _class_names(metadata, path), model_input, _image_size(model_input.shape, metadata, default=default_size)
 
 
-def open_session(path: pathlib.Path, *, busy_wait: bool = False):
-    """An onnxruntime session for `path`, or a ModelError saying what is wrong with the file.
-
-    `busy_wait`: its threads spin between operators instead of sleeping. In the referee the other stages
-    (decoding, the view from above, the tracking) need the cores, and spinning threads only steal them;
-    `referee classify` has the machine to itself for one photo at a time, and there spinning took the
-    photo detector from 9.5 to 7.3 ms a 256 px input and from 5.0 to 3.6 ms a 160 px one (2 cores,
-    session 21)."""
+def open_session(path: pathlib.Path):
+    """An onnxruntime session for `path`, or a ModelError saying what is wrong with the file."""
     import onnxruntime
 
     path = pathlib.Path(path)
@@ -47,7 +41,9 @@ def open_session(path: pathlib.Path, *, busy_wait: bool = False):
     options.intra_op_num_threads = SESSION_THREADS
     options.inter_op_num_threads = 1
     options.log_severity_level = 3
-    options.add_session_config_entry("session.intra_op.allow_spinning", "1" if busy_wait else "0")
+    # no busy-waiting between operators: on a laptop shared with the camera and the UI, spinning
+    # threads only steal the cores the other work needs
+    options.add_session_config_entry("session.intra_op.allow_spinning", "0")
     try:
         return onnxruntime.InferenceSession(str(path), sess_options=options, providers=["CPUExecutionProvider"])
     except Exception as error:  # onnxruntime raises its own untyped errors for a damaged file
@@ -85,9 +81,8 @@ class CardDetector:
     raising it keeps more of a fanned hand's cards apart, and more duplicates.
     """
 
-    def __init__(self, path: pathlib.Path, *, confidence_threshold: float = 0.35, overlap_threshold: float = 0.5,
-                 busy_wait: bool = False) -> None:
-        self.path, self.session, self.names, model_input, self.image_size = _load(path, default_size=320, busy_wait=busy_wait)
+    def __init__(self, path: pathlib.Path, *, confidence_threshold: float = 0.35, overlap_threshold: float = 0.5) -> None:
+        self.path, self.session, self.names, model_input, self.image_size = _load(path, default_size=320)
         self.input_name = model_input.name
         self.confidence_threshold = confidence_threshold
         self.overlap_threshold = overlap_threshold
@@ -130,8 +125,8 @@ class IndexClassifier:
 
     NONE = "none"
 
-    def __init__(self, path: pathlib.Path, *, busy_wait: bool = False) -> None:
-        self.path, self.session, self.names, model_input, self.image_size = _load(path, default_size=64, busy_wait=busy_wait)
+    def __init__(self, path: pathlib.Path) -> None:
+        self.path, self.session, self.names, model_input, self.image_size = _load(path, default_size=64)
         self.input_name = model_input.name
         self.fixed_batch = model_input.shape[0] if isinstance(model_input.shape[0], int) else None
 
@@ -161,8 +156,8 @@ class FaceClassifier:
 
     NONE = "none"
 
-    def __init__(self, path: pathlib.Path, *, busy_wait: bool = False) -> None:
-        self.path, self.session, self.names, model_input, _ = _load(path, default_size=80, busy_wait=busy_wait)
+    def __init__(self, path: pathlib.Path) -> None:
+        self.path, self.session, self.names, model_input, _ = _load(path, default_size=80)
         self.input_name = model_input.name
         metadata = _metadata(self.session, self.path)
         try:
@@ -187,7 +182,7 @@ class SuitClassifier(FaceClassifier):
 
     SUITS = ("C", "D", "H", "S")
 
-    def __init__(self, path: pathlib.Path, *, busy_wait: bool = False) -> None:
-        super().__init__(path, busy_wait=busy_wait)
+    def __init__(self, path: pathlib.Path) -> None:
+        super().__init__(path)
         if any(suit not in self.names for suit in self.SUITS):
             raise ModelError(f"model file {path} does not name the four suits: expected classes C, D, H, S and none, got {self.names}")

@@ -147,19 +147,16 @@ def default_models_dir() -> pathlib.Path:
     return installed if (installed / DETECTOR_FILE).exists() else source_tree
 
 
-def load_recogniser(models_dir: pathlib.Path | str | None = None, *, busy_wait: bool = False) -> "OnnxCardRecogniser":
+def load_recogniser(models_dir: pathlib.Path | str | None = None) -> "OnnxCardRecogniser":
     """The shipped recogniser (ONNX through onnxruntime), or ModelError naming the missing or bad file.
     The face and suit classifiers are optional: a models folder without them reads pile tops by their
-    corners alone; so is the photo detector (without it, photos are searched with the table's).
-    `busy_wait`: for a caller with the cores to itself (`referee classify`; see `onnx_models.open_session`)."""
+    corners alone; so is the photo detector (without it, photos are searched with the table's)."""
     folder = pathlib.Path(models_dir) if models_dir is not None else default_models_dir()
-    face = FaceClassifier(folder / FACE_FILE, busy_wait=busy_wait) if (folder / FACE_FILE).exists() else None
-    suit = SuitClassifier(folder / SUIT_FILE, busy_wait=busy_wait) if (folder / SUIT_FILE).exists() else None
-    detector = CardDetector(folder / DETECTOR_FILE, busy_wait=busy_wait)
-    photo_detector = (CardDetector(folder / PHOTO_DETECTOR_FILE, busy_wait=busy_wait)
-                      if (folder / PHOTO_DETECTOR_FILE).exists() else None)
-    return OnnxCardRecogniser(detector, IndexClassifier(folder / CLASSIFIER_FILE, busy_wait=busy_wait), face=face, suit=suit,
-                              photo_detector=photo_detector)
+    face = FaceClassifier(folder / FACE_FILE) if (folder / FACE_FILE).exists() else None
+    suit = SuitClassifier(folder / SUIT_FILE) if (folder / SUIT_FILE).exists() else None
+    detector = CardDetector(folder / DETECTOR_FILE)
+    photo_detector = CardDetector(folder / PHOTO_DETECTOR_FILE) if (folder / PHOTO_DETECTOR_FILE).exists() else None
+    return OnnxCardRecogniser(detector, IndexClassifier(folder / CLASSIFIER_FILE), face=face, suit=suit, photo_detector=photo_detector)
 
 
 def check_image(image: np.ndarray) -> np.ndarray:

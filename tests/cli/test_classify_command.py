@@ -122,20 +122,3 @@ def test_classify_needs_an_image(capsys):
     with pytest.raises(SystemExit) as exit_:
         main(["classify", "--json"])
     assert exit_.value.code == 2
-
-
-def test_classify_loads_its_models_to_use_the_cores_alone(monkeypatch, capsys):
-    """One photo at a time with nothing else running: its models busy-wait between operators."""
-    from referee.cli import classify_command
-
-    asked = []
-    real = classify_command.load_recogniser
-
-    def recording(models=None, **options):
-        asked.append(options)
-        return real(models, **options)
-
-    monkeypatch.setattr(classify_command, "load_recogniser", recording)
-    code, lines, _ = classify(capsys, scene_path())
-    assert code == 0 and len(lines) == 1
-    assert asked == [{"busy_wait": True}]

@@ -536,14 +536,3 @@ def test_a_card_found_only_in_the_turned_picture_is_added_and_one_found_both_way
     merged = _merged([(card, 0.8)], [(card + 2, 0.9), (elsewhere, 0.6)])
     assert [score for _, score in merged] == [0.8, 0.6]
     assert np.array_equal(merged[1][0], elsewhere)
-
-
-def _spins(model) -> bool:
-    return model.session.get_session_options().get_session_config_entry("session.intra_op.allow_spinning") == "1"
-
-
-def test_models_spin_between_operators_only_for_a_caller_with_the_cores_to_itself():
-    """The referee's other stages need the cores its models would spin on; `referee classify` does not."""
-    shared, alone = load_recogniser(), load_recogniser(busy_wait=True)
-    for name in ("detector", "photo_detector", "classifier", "face", "suit"):
-        assert not _spins(getattr(shared, name)) and _spins(getattr(alone, name)), name

@@ -132,7 +132,8 @@ def read_place(namer: TopCardNamer, crop: np.ndarray, spot: np.ndarray, table: T
     there = None if outline is None else table.something_there(spot)
     if hasattr(namer, "read_top_card"):  # a namer that also says what else the card could be
         # a card taken away leaves its outline behind: with nothing there, there is nothing to read by it
-        by_outline = ({"outline": outline, **({"whole_card": True} if whole_card else {})} if there else {})
+        # `whole_card` only when true: a namer that knows nothing of it reads as before
+        by_outline = {} if not there else {"outline": outline, "whole_card": True} if whole_card else {"outline": outline}
         read = namer.read_top_card(crop, px_per_mm=px_per_mm, **by_outline)
         card, confidence, alternatives = read.card, read.confidence, tuple(read.alternatives)
     else:

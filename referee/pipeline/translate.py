@@ -201,23 +201,19 @@ class Translator:
             breach = self.one_hand.judge(sighting.t, sighting.player, sighting.arm, frame=sighting.frame)
             if breach is not None:
                 observations = [breach] + observations
-        self._note_laid(observations, sighting, state, touched=False)
+        self._note_laid(observations, sighting, state)
         return observations, note
 
-    def _note_laid(self, observations: Sequence[object], sighting: Arrival | PileTouched, state: EngineState, *,
-                   touched: bool = True) -> None:
+    def _note_laid(self, observations: Sequence[object], sighting: Arrival | PileTouched, state: EngineState) -> None:
         """What the cards laid on a pile leave to judge later ones by: the top each covers (a take-back
         shows it again), and who laid what where (a card seen back on its stock was taken back). A card
-        laid unseen (`_laid_unseen`: the pile read as before) counts as much as one seen; `touched`: the
-        hand's touch is noted as a card laid, as an arrival's is by `_arrival`."""
+        laid unseen (`_laid_unseen`: the pile read as before) counts as much as one seen."""
         for observation in observations:
             if isinstance(observation, (CardLanded, SpitTurned)):
                 self._under[sighting.pile].append(state.pile_tops[sighting.pile])
                 del self._under[sighting.pile][:-8]
             if isinstance(observation, CardLanded) and observation.player is not None:
                 self._played = self._played[-7:] + [(observation.t, observation.player, observation.pile, observation.card)]
-                if touched:
-                    self._laid = self._laid[-7:] + [(sighting.t, sighting.player, sighting.pile)]
 
     def _taken_back(self, sighting: Arrival, state: EngineState) -> CardTakenBack | None:
         """The pile shows again the card that lay under its top: the top was lifted off (a take-back),
@@ -527,6 +523,7 @@ class Translator:
         slot = left[0]
         card = stocks[slot].top
         self._remember(player, slot)
+        self._laid = self._laid[-7:] + [(sighting.t, player, sighting.pile)]  # as an arrival's touch is
         return [CardLanded(sighting.t, player, sighting.pile, card, stock=slot, frame=sighting.frame, error=sighting.error)], (
             f"{player}'s hand touched spit pile {sighting.pile} at t={sighting.t:.3f}s and the pile read as before, as "
             f"{card} left {player}'s stock {slot}: {card} taken as laid there")

@@ -26,6 +26,15 @@ PRESENCE_FRACTION = 0.35
 #: table's own pixels are, and in any case when below UNLIKE_FLOOR (a share of the table's colours).
 UNLIKE_SHARE = 0.1
 UNLIKE_FLOOR = 0.002
+#: A spot is plainly bare, not worth the recogniser's time, when at most this share of it is unlike the
+#: table (on rendered tables: an empty spot 0-1 %, a card or its back at least 69 %) ...
+PLAINLY_BARE = 0.1
+#: ... on a table of which at most this share is card-coloured: on a white cloth or a pale table a card's
+#: face looks like the table itself, and only the recogniser can see it.
+PALE_TABLE_SHARE = 0.05
+#: A pixel is card-coloured (a face or its border) when at least this bright and at most this saturated.
+CARD_MIN_VALUE = 140
+CARD_MAX_SATURATION = 70
 
 
 class TopCardNamer(Protocol):
@@ -71,6 +80,7 @@ class TableColour:
     def __init__(self) -> None:
         self._histogram: np.ndarray | None = None
         self._typical = 0.0  # the median likeness of the table's own pixels when last learned
+        self._pale = 1.0  # the share of the table that is card-coloured (until learned: all of it)
 
     def learn(self, samples: list[np.ndarray], blend: float = 1.0) -> None:
         """`blend`: the weight of these samples against what was learned before (1 = start afresh)."""
@@ -80,10 +90,12 @@ class TableColour:
         hsv = cv2.cvtColor(pixels, cv2.COLOR_BGR2HSV)
         histogram = cv2.calcHist([hsv], [0, 1, 2], None, list(self.BINS), [0, 180, 0, 256, 0, 256])
         histogram = _smoothed(histogram / max(float(histogram.sum()), 1.0))
+        pale = float(_paper(hsv).mean())
         if self._histogram is None or blend >= 1.0:
-            self._histogram = histogram
+            self._histogram, self._pale = histogram, pale
         else:
             self._histogram = (1.0 - blend) * self._histogram + blend * histogram
+            self._pale = (1.0 - blend) * self._pale + blend * pale
         self._typical = float(np.median(self.table_likeness(pixels)))
 
     def table_likeness(self, image: np.ndarray) -> np.ndarray:
@@ -104,6 +116,11 @@ class TableColour:
         it as its own pixels are (a colour one bin off the table's in one way, as a change of light
         makes it, stays table; one bin off in two ways, as a pink back on a beige table, does not)."""
         return float((~self.looks_bare(spot)).mean()) > PRESENCE_FRACTION
+
+    def plainly_bare(self, spot: np.ndarray) -> bool:
+        """Nothing lies on the spot, for sure: at most PLAINLY_BARE of it is unlike the table, and the table
+        is not card-coloured (PALE_TABLE_SHARE), so a face lying there would stand out."""
+        return self._pale <= PALE_TABLE_SHARE and float((~self.looks_bare(spot)).mean()) <= PLAINLY_BARE
 
 
 def _smoothed(histogram: np.ndarray) -> np.ndarray:
@@ -128,6 +145,8 @@ def read_place(namer: TopCardNamer, crop: np.ndarray, spot: np.ndarray, table: T
     `spot`: the nominal card area; `outline`: the top card's corners in `crop`'s pixels, where the
     tracker saw it land (a namer that can use it reads there first); `whole_card`: a whole card lies
     there for sure when anything does (a stock slot), so an outline showing no face is a card's back."""
+    if table.plainly_bare(spot):
+        return Reading(None)
     alternatives: tuple = ()
     there = None if outline is None else table.something_there(spot)
     if hasattr(namer, "read_top_card"):  # a namer that also says what else the card could be
@@ -141,6 +160,16 @@ def read_place(namer: TopCardNamer, crop: np.ndarray, spot: np.ndarray, table: T
     if card is not None and confidence >= MIN_CONFIDENCE:
         return Reading(card, False, float(confidence), alternatives)
     return Reading(None, table.something_there(spot) if there is None else there, float(confidence), alternatives)
+
+
+def card_coloured(view: np.ndarray) -> np.ndarray:
+    """uint8 mask of pale, unsaturated pixels: card faces and their white borders."""
+    return _paper(cv2.cvtColor(view, cv2.COLOR_BGR2HSV))
+
+
+def _paper(hsv: np.ndarray) -> np.ndarray:
+    """uint8 0/1 mask of the card-coloured pixels of an HSV image (CARD_MIN_VALUE, CARD_MAX_SATURATION)."""
+    return cv2.inRange(hsv, (0, 0, CARD_MIN_VALUE), (180, CARD_MAX_SATURATION, 255)) // 255
 
 
 def namer_at(namer: TopCardNamer, frame: int, rect: RectMM) -> TopCardNamer:

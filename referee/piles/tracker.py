@@ -34,7 +34,7 @@ from referee.piles.opening import Opening
 from referee.piles.owners import joint_owners, one_per_hand, unseen_joint_owner, who_laid_top
 from referee.piles.places import APPROACH_MARGIN_MM, PlaceChange, PlaceTracker, Visit
 from referee.piles.quiet import QuietTable
-from referee.piles.reading import MIN_CONFIDENCE, Reading, TableColour, TopCardNamer, card_gone, namer_at, read_place
+from referee.piles.reading import MIN_CONFIDENCE, Reading, TableColour, TopCardNamer, card_coloured, card_gone, namer_at, read_place
 from referee.piles.sightings import Arrival, LayoutRead, PileTouched, Sighting, StockSeen, TableCleared, TableQuiet
 from referee.piles.table_view import RectMM, TableView
 from referee.piles.zones import Place, all_places
@@ -44,9 +44,6 @@ from referee.vision.geometry import quad_iou
 #: Resolution of the crops handed to the recogniser (px per mm). Higher reads small indices better
 #: and costs recognition time; the view for motion stays coarse.
 READ_PX_PER_MM = 3.0
-#: A pixel is card-coloured (a face or its border) when at least this bright and at most this saturated.
-CARD_MIN_VALUE = 140
-CARD_MAX_SATURATION = 70
 #: Margin (mm) around a stock slot within which a hand keeps it "busy". Small: touches on stocks are not
 #: timed, and a hand resting at its owner's edge must not keep the stock row from being read.
 STOCK_MARGIN_MM = 8.0
@@ -545,12 +542,6 @@ def _arms(masks) -> np.ndarray | None:
     view than two arms can (a change of light or a bumped camera made everything stand out)."""
     arms = masks.owned["A"] | masks.owned["B"]
     return arms if np.count_nonzero(arms) <= ARMS_MAX_SHARE * arms.size else None
-
-
-def card_coloured(view: np.ndarray) -> np.ndarray:
-    """uint8 mask of pale, unsaturated pixels: card faces and their white borders."""
-    hsv = cv2.cvtColor(view, cv2.COLOR_BGR2HSV)
-    return cv2.inRange(hsv, (0, 0, CARD_MIN_VALUE), (180, CARD_MAX_SATURATION, 255)) // 255
 
 
 def _arm_offset(visit: Visit) -> float | None:

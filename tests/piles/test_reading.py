@@ -119,6 +119,44 @@ def test_a_stock_slot_s_outline_goes_to_the_namer_as_a_whole_card_s(whole_card):
                          whole_card=whole_card)
     assert reading == Reading(None, True, 0.0)  # a face-down card
     assert namer.asked[0].get("whole_card", False) is whole_card and namer.asked[0]["outline"] is outline
-    # a bare spot: the card the outline was of is gone, and nothing is read by it
-    read_place(namer, np.zeros((60, 60, 3), np.uint8), _felt((27, 82, 27), seed=4), table, 3.0, outline, whole_card=whole_card)
+    # a bare spot: the card the outline was of is gone, and nothing is read by it (on a pale table, where
+    # only the namer can tell, it is read without the outline)
+    pale = TableColour()
+    pale.learn([_felt((226, 228, 230), seed=1)])
+    read_place(namer, np.zeros((60, 60, 3), np.uint8), _felt((226, 228, 230), seed=4), pale, 3.0, outline, whole_card=whole_card)
     assert namer.asked[1] == {}
+
+
+class CountingNamer:
+    """Names a seven of clubs; counts how often it is asked."""
+
+    def __init__(self) -> None:
+        self.asked = 0
+
+    def name_top_card(self, image):
+        self.asked += 1
+        return Card.parse("7C"), 0.8
+
+
+@pytest.mark.parametrize("outline", [None, np.array([[10, 10], [50, 10], [50, 55], [10, 55]], np.float32)])
+def test_a_plainly_bare_spot_on_a_table_unlike_paper_is_not_read(outline):
+    """The recogniser's time is spent only where something may lie: a spot of green felt is empty."""
+    table = TableColour()
+    table.learn([_felt((27, 82, 27), seed=1)])
+    namer = CountingNamer()
+    assert read_place(namer, np.zeros((60, 60, 3), np.uint8), _felt((27, 82, 27), seed=4), table, 3.0, outline) == Reading(None)
+    assert namer.asked == 0
+    assert read_place(namer, np.zeros((60, 60, 3), np.uint8), _felt((235, 238, 240), seed=3), table, 3.0, outline).card == Card.parse("7C")
+    assert namer.asked == 1
+
+
+def test_on_a_white_cloth_a_spot_that_looks_like_the_table_is_still_read():
+    """A card's white face on a white tablecloth looks like the table: only the recogniser can see it."""
+    table = TableColour()
+    table.learn([_felt((226, 228, 230), seed=1)])
+    face = _felt((226, 228, 230), seed=5)
+    face[20:26, 20:26] = (20, 20, 20)  # a little printing, a few per cent of the spot
+    namer = CountingNamer()
+    assert not table.plainly_bare(face) and not table.something_there(face)
+    assert read_place(namer, np.zeros((60, 60, 3), np.uint8), face, table, 3.0).card == Card.parse("7C")
+    assert namer.asked == 1

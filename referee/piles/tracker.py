@@ -377,15 +377,23 @@ class TableTracker:
         return read_place(namer_at(self.namer, self._frame_index, tracker.rect), crop, spot, self.table_colour, READ_PX_PER_MM, outline,
                           whole_card=place.kind == "stock" and corners is not None and _fills_slot(corners, self.spots[place]))
 
-    def _read_all(self, places, image: np.ndarray, *, view: np.ndarray | None = None) -> dict[Place, Reading]:
-        """`_read` of each of `places` (no footprints), LAYOUT_READERS at a time; in the order given."""
+    def _read_all(self, places, image: np.ndarray, *, view: np.ndarray | None = None, where_settled: bool = False) -> dict[Place, Reading]:
+        """`_read` of each of `places`, LAYOUT_READERS at a time; in the order given. `where_settled`: a
+        place that has settled and is not busy is read first at the card outline it settled on (as a card
+        seen landing is), not searched for: `image` must then be the frame now."""
         places = list(places)
+        footprints = {place: self.places[place].footprint if where_settled and self._settled_and_still(place) else None
+                      for place in places}
         if len(places) < 2:
-            return {place: self._read(place, image, view=view) for place in places}
+            return {place: self._read(place, image, footprints[place], view=view) for place in places}
         if self._readers is None:
             self._readers = ThreadPoolExecutor(LAYOUT_READERS, thread_name_prefix="layout-read")
-        readings = self._readers.map(lambda place: self._read(place, image, view=view), places)
+        readings = self._readers.map(lambda place: self._read(place, image, footprints[place], view=view), places)
         return dict(zip(places, readings))
+
+    def _settled_and_still(self, place: Place) -> bool:
+        """The place has settled on what lies there, and no hand has been over it since."""
+        return self.places[place].settled_crop is not None and not self._busy(place)
 
     def _read_layout(self, frame: Frame, *, first: bool, keep_piles: set[int] = frozenset()) -> LayoutRead:
         """Reads every place now but the spit piles of `keep_piles`, kept as they were (both: a layout
@@ -395,7 +403,8 @@ class TableTracker:
         if first or keep_piles != {0, 1}:
             self._rows_to_fit = not self._fit_layout(frame)
             self._piles_to_fit = {0, 1}  # a spit pile is found once a card lies on it
-        read = self._read_all([place for place in self.places if not (place.kind == "spit_pile" and place.index in keep_piles)], frame.image)
+        read = self._read_all([place for place in self.places if not (place.kind == "spit_pile" and place.index in keep_piles)], frame.image,
+                              where_settled=True)
         for place, reading in read.items():
             self.readings[place] = reading
             self._layout_read_at[place] = frame.index

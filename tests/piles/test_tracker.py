@@ -325,6 +325,25 @@ def test_the_namer_is_told_where_the_card_laid_on_a_pile_lies_in_its_crop():
     assert abs(sides[0] / (63 * READ_PX_PER_MM) - 1) < 0.1 and abs(sides[-1] / (88 * READ_PX_PER_MM) - 1) < 0.1
 
 
+def test_the_opening_layout_is_read_at_the_outlines_the_cards_settled_on():
+    """A layout is read at the card outlines its places settled on, not searched for (a search of each of
+    14 places held the layout's frame up for a third of a second); stock slots the cards fill as whole cards."""
+    view = TableView(PlainCalibration(), (800, 600), 0.5, IMAGE_SIZE)
+    namer = OutlineNamer()
+    tracker = TableTracker(view, namer, fps=FPS)
+    table, rng = laid_out(), np.random.default_rng(1)
+    layouts = []
+    for index in range(int(0.6 * FPS)):
+        layouts += [s for s in tracker.step(Frame(index, index / FPS, table.frame(index / FPS, rng))) if isinstance(s, LayoutRead)]
+    assert len(layouts) == 1 and [str(reading) for reading in layouts[0].piles] == ["5H", "9C"]
+    centres = {place: TableView.in_crop(np.array([centre]), tracker.places[place].rect, READ_PX_PER_MM)[0]
+               for place, centre in [(Place("stock", slot, "A"), LAYOUT.stock_centre("A", slot)) for slot in range(5)]
+               + [(Place("spit_pile", pile), LAYOUT.spit_pile_centre(pile)) for pile in (0, 1)]}
+    for place, centre in centres.items():
+        assert any(np.hypot(*(outline.mean(axis=0) - centre)) < 2 * READ_PX_PER_MM for outline, _ in namer.outlines), place
+    assert sum(namer.whole_card) >= 5  # A's five stock cards at least
+
+
 @pytest.mark.parametrize("ends", [1.2, 1.3, 1.4])
 def test_a_card_laid_as_the_video_ends_is_ruled_while_its_hand_draws_back(ends):
     # the card lies still from 1.1 s; the hand draws back over the next 0.35 s, near the pile all along

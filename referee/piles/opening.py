@@ -8,12 +8,9 @@ card read unsurely, or covered at once by the next one). Touching a pile and lay
 judged then.
 
 Where the first frame did not show a card on a pile (hands over it), or a hand was already at the pile
-and no other touched it after (the table model starts from the first frame, hands and all, and sees them
-only as they move off: that touch is the hand moving, not the card landing timed), what was laid there
-before the layout is taken as part of it, as a layout read later would. A pile a hand was at as the clip
-began and another touched later (players spitting at once, an arm crossing the pile on its way to the
-other one) keeps the first frame's top: the touch of the hand already there is not judged, the later
-ones are. When the first frame showed no stock card that could be
+(the table model starts from the first frame, hands and all, and sees them only as they move off: that
+touch is the hand moving, not the card landing timed), what was laid there before the layout is taken
+as part of it, as a layout read later would. When the first frame showed no stock card that could be
 played, nor could a card seen laid by then, the table looked stalled (`LayoutRead.looked_stalled`): a
 card laid before the layout that fits no top is then a spit (the rules take it so; one that fits is a
 play of a card held as the clip began).
@@ -49,24 +46,20 @@ class Opening:
         self.frame = 0                # the frame the layout was read in
         self.laid_over: set[int] = set()  # spit piles the layout takes as they are, what was laid before included
         self.forgotten: set[int] = set()  # ... and of those, the ones whose cards laid before are not ruled later
-        self.hands_left: set[int] = set()  # kept piles a hand was at as the clip began: its touch is not judged
         self.kept: set[int] = set()       # spit piles the layout keeps as the first frame showed them
 
     def hand_there(self, t: float) -> bool:
         return t < self.t + HAND_THERE_FRAMES * self.period
 
-    def laid_on(self, touched: dict[int, list[float]]) -> set[int]:
+    def laid_on(self, touched: dict[int, float]) -> set[int]:
         """The spit piles cards were laid on before the layout is read, to be ruled after it (the layout
         keeps what the tracker knows of them; the rest, `laid_over`, are read as they are now).
-        `touched`: per spit pile, the times of the touches not judged yet (a hand still there, a card covered)."""
-        times: dict[int, list[float]] = {index: list(ts) for index, ts in touched.items() if ts}
-        for arrival in self.early:
-            times.setdefault(arrival.pile, []).append(arrival.t)
-        there = {index for index, ts in times.items() if any(self.hand_there(t) for t in ts)}
-        self.forgotten = {index for index in there if all(self.hand_there(t) for t in times[index])}
-        self.laid_over = {index for index in times if self.first[Place("spit_pile", index)].card is None} | self.forgotten
-        self.kept = set(times) - self.laid_over
-        self.hands_left = there & self.kept
+        `touched`: per spit pile, the first touch not judged yet (a hand still there, a card covered)."""
+        laid_on = {arrival.pile for arrival in self.early} | set(touched)
+        self.forgotten = {index for index, t in touched.items() if self.hand_there(t)} | {
+            arrival.pile for arrival in self.early if self.hand_there(arrival.t)}
+        self.laid_over = {index for index in laid_on if self.first[Place("spit_pile", index)].card is None} | self.forgotten
+        self.kept = laid_on - self.laid_over
         return self.kept
 
     def stalled(self) -> bool:
@@ -86,27 +79,22 @@ class Opening:
         their stocks meanwhile, not naming one of those."""
         self.frame = layout.frame
         stalled = self.stalled()
-        early = [arrival for arrival in self.early if arrival.pile in self.kept and not self._hand_left(arrival)]
+        early = [arrival for arrival in self.early if arrival.pile in self.kept]
         self.early = []
         left = self._left_stocks(layout)
         early = [self._named(arrival, left) for arrival in early]
         if not self.kept:
             return layout, early, left
-        first_touch = min([arrival.t for arrival in early] + [t for index in self.kept for t in touched.get(index, ())], default=layout.t)
+        first_touch = min([arrival.t for arrival in early] + [touched[index] for index in self.kept if index in touched])
         tops = tuple(self.first[Place("spit_pile", index)] if index in self.kept else layout.piles[index] for index in (0, 1))
         return replace(layout, t=max(self.t, first_touch - 0.001), piles=tops, looked_stalled=stalled), early, left
 
     def keep(self, sightings: Iterable[Sighting]) -> list[Sighting]:
         """`sightings` without what was laid before the layout on a pile a hand was at as the clip began:
-        the layout took it, or the first frame's top stands and only later touches are judged (see the module). On a pile the first frame showed no card on, a card still to
+        the layout took it (see the module). On a pile the first frame showed no card on, a card still to
         be judged then is ruled on what the layout read there."""
         return [sighting for sighting in sightings if not (
-            isinstance(sighting, (Arrival, PileTouched)) and sighting.frame < self.frame
-            and (sighting.pile in self.forgotten or self._hand_left(sighting)))]
-
-    def _hand_left(self, sighting: Arrival | PileTouched) -> bool:
-        """The touch, on a kept pile, of a hand that was there as the clip began (see the module)."""
-        return sighting.pile in self.hands_left and self.hand_there(sighting.t)
+            isinstance(sighting, (Arrival, PileTouched)) and sighting.pile in self.forgotten and sighting.frame < self.frame)]
 
     def _left_stocks(self, layout: LayoutRead) -> dict[str, list[Card]]:
         """Per player, the stock tops the first frame showed surely and the layout shows nowhere (one moved

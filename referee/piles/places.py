@@ -540,11 +540,8 @@ class PlaceTracker:
 
     def pending_touch(self) -> float | None:
         """Earliest touch time of visits not yet reported (the pipeline holds later rulings back for it)."""
-        return min(self.pending_touches(), default=None)
-
-    def pending_touches(self) -> list[float]:
-        """Touch times of the visits not yet reported."""
-        return [visit.touch.t for visit in list(self.visits.values()) + self.finished if visit.touch is not None]
+        times = [visit.touch.t for visit in list(self.visits.values()) + self.finished if visit.touch is not None]
+        return min(times) if times else None
 
 
 def _card_sized(hull: np.ndarray, px_per_mm: float) -> np.ndarray | None:

@@ -171,19 +171,15 @@ class TableTracker:
         return min(self._pending_touches().values(), default=None)
 
     def _pending_touches(self) -> dict[int, float]:
-        """Per spit pile, its earliest touch not ruled yet (see `_pending_touch_times`)."""
-        return {pile: min(times) for pile, times in self._pending_touch_times().items()}
-
-    def _pending_touch_times(self) -> dict[int, list[float]]:
-        """Per spit pile, the times of its touches not ruled yet: hands still over it or their card not
-        settled, a card covered and not named, a top not read yet, a pile held for the other."""
-        touches = [(place.index, t) for place in SPIT_PILES for t in self.places[place].pending_touches()] + self.covered.touches() + [
+        """Per spit pile, its earliest touch not ruled yet: a hand still over it or its card not settled,
+        a card covered and not named, a top not read yet, a pile held for the other."""
+        touches = [(place.index, self.places[place].pending_touch()) for place in SPIT_PILES] + self.covered.touches() + [
             (place.index, visit.touch.t) for place, (visits, _, _) in self._retries.items() for visit in visits] + self.held.touches()
-        times: dict[int, list[float]] = {}
+        earliest: dict[int, float] = {}
         for pile, t in touches:
             if t is not None:
-                times.setdefault(pile, []).append(t)
-        return times
+                earliest[pile] = min(t, earliest.get(pile, t))
+        return earliest
 
     def look(self, image: np.ndarray) -> TableLook:
         """A frame seen from above and its card paper: the frame's alone, so it may be worked out ahead,
@@ -271,7 +267,7 @@ class TableTracker:
         if not settled and frame.t - self.opening.t < START_WAIT_SECONDS:
             return []
         self.started = True
-        touched = self._pending_touch_times()  # piles touched already, their cards not judged yet
+        touched = self._pending_touches()  # piles touched already, their cards not judged yet
         if self.opening.early or touched:
             image, view = self._first_look
             self.opening.first.update(self._read_all([place for place in self.places if place.kind == "stock"], image, view=view))

@@ -69,8 +69,8 @@ def test_a_touch_in_the_first_frames_is_a_hand_already_there_and_its_card_part_o
 def test_a_pile_the_first_frame_showed_no_card_on_is_read_as_the_layout_finds_it():
     start = opening(pile0=EMPTY)  # a hand over it in the first frame
     start.early.append(arrival(0.4, 0, "A", "5S"))
-    assert start.laid_on({1: [0.6]}) == {1}
-    read, early, _ = start.read(layout(), {1: [0.6]})
+    assert start.laid_on({1: 0.6}) == {1}
+    read, early, _ = start.read(layout(), {1: 0.6})
     assert [str(pile) for pile in read.piles] == ["5S", "8H"] and early == []
     assert read.t == pytest.approx(0.599)
     # a card there still to be judged is ruled on what the layout read
@@ -111,8 +111,8 @@ def test_a_table_the_first_frame_showed_no_play_on_looked_stalled_and_its_cards_
     start = opening(b4=b4)
     start.early.append(arrival(0.4, 0, "A", "10C"))
     assert start.stalled() == stalled
-    assert start.laid_on({1: [0.5]}) == {0, 1}
-    read, early, _ = start.read(layout(), {1: [0.5]})
+    assert start.laid_on({1: 0.5}) == {0, 1}
+    read, early, _ = start.read(layout(), {1: 0.5})
     assert read.looked_stalled == stalled and [str(pile) for pile in read.piles] == ["4C", "8H"]
     assert [str(a.card) for a in early] == ["10C"]
 
@@ -124,21 +124,3 @@ def test_a_card_laid_that_fits_a_top_of_a_table_the_first_frame_showed_no_play_o
     assert not start.stalled() and start.laid_on({}) == {0}
     read, early, _ = start.read(layout(), {})
     assert not read.looked_stalled and [(a.player, str(a.card)) for a in early] == [("A", "5D")]
-
-
-def test_a_pile_a_hand_was_at_as_the_clip_began_and_another_touched_later_keeps_the_first_frame_s_top():
-    """Both players spitting as the clip opens: A's arm, there in the first frame, crosses pile 0 on its
-    way to pile 1 (a touch in the first frames); B lays 7S there after it, and A 8S on the 7S. The first
-    frame's top stands, A's first touch is not judged, the cards laid after it are."""
-    start = opening(pile0=sure("KD"))
-    laid_on = start.laid_on({0: [0.075, 0.23, 0.9]})
-    assert laid_on == {0}
-    read, early, _ = start.read(layout(), {0: [0.075, 0.23, 0.9]})
-    assert [str(pile) for pile in read.piles] == ["KD", "9C"]
-    later = [PileTouched(0.075, 2, 0, "A", 0.01), arrival(0.23, 0, "B", "7S"), arrival(0.9, 0, "A", "8S")]
-    assert start.keep(later) == later[1:]
-    # a pile only the hand already there touched is taken as the layout reads it, as before
-    alone = opening(pile0=sure("KD"))
-    assert alone.laid_on({0: [0.05]}) == set() and alone.forgotten == {0}
-    alone.read(layout(), {0: [0.05]})
-    assert alone.keep(later[:1]) == []

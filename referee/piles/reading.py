@@ -115,12 +115,16 @@ class TableColour:
         """At least PRESENCE_FRACTION of the spot is unlike the table: less than UNLIKE_SHARE as typical of
         it as its own pixels are (a colour one bin off the table's in one way, as a change of light
         makes it, stays table; one bin off in two ways, as a pink back on a beige table, does not)."""
-        return float((~self.looks_bare(spot)).mean()) > PRESENCE_FRACTION
+        return self.unlike_share(spot) > PRESENCE_FRACTION
 
-    def plainly_bare(self, spot: np.ndarray) -> bool:
-        """Nothing lies on the spot, for sure: at most PLAINLY_BARE of it is unlike the table, and the table
-        is not card-coloured (PALE_TABLE_SHARE), so a face lying there would stand out."""
-        return self._pale <= PALE_TABLE_SHARE and float((~self.looks_bare(spot)).mean()) <= PLAINLY_BARE
+    def unlike_share(self, spot: np.ndarray) -> float:
+        """The share of the spot's pixels unlike the bare table (see `looks_bare`)."""
+        return float((~self.looks_bare(spot)).mean())
+
+    def plainly_bare(self, unlike_share: float) -> bool:
+        """Nothing lies on a spot this much unlike the table, for sure: at most PLAINLY_BARE of it, on a table
+        not card-coloured (PALE_TABLE_SHARE), where a face lying there would stand out."""
+        return self._pale <= PALE_TABLE_SHARE and unlike_share <= PLAINLY_BARE
 
 
 def _smoothed(histogram: np.ndarray) -> np.ndarray:
@@ -145,10 +149,11 @@ def read_place(namer: TopCardNamer, crop: np.ndarray, spot: np.ndarray, table: T
     `spot`: the nominal card area; `outline`: the top card's corners in `crop`'s pixels, where the
     tracker saw it land (a namer that can use it reads there first); `whole_card`: a whole card lies
     there for sure when anything does (a stock slot), so an outline showing no face is a card's back."""
-    if table.plainly_bare(spot):
+    unlike = table.unlike_share(spot)
+    if table.plainly_bare(unlike):
         return Reading(None)
     alternatives: tuple = ()
-    there = None if outline is None else table.something_there(spot)
+    there = unlike > PRESENCE_FRACTION  # something lies there, face up or down
     if hasattr(namer, "read_top_card"):  # a namer that also says what else the card could be
         # a card taken away leaves its outline behind: with nothing there, there is nothing to read by it
         # `whole_card` only when true: a namer that knows nothing of it reads as before
@@ -159,7 +164,7 @@ def read_place(namer: TopCardNamer, crop: np.ndarray, spot: np.ndarray, table: T
         card, confidence = namer.name_top_card(crop)
     if card is not None and confidence >= MIN_CONFIDENCE:
         return Reading(card, False, float(confidence), alternatives)
-    return Reading(None, table.something_there(spot) if there is None else there, float(confidence), alternatives)
+    return Reading(None, there, float(confidence), alternatives)
 
 
 def card_coloured(view: np.ndarray) -> np.ndarray:

@@ -69,7 +69,7 @@ def run(args: argparse.Namespace) -> int:
         namer = load_namer(args.models)
         board = open_board_link(args.board)
         session = build_session(calibration, fps=fps, image_size=(width, height), namer=namer, writer=None,
-                                board=board, on_event=lambda event: print(f"{event.t:8.3f}  {describe(event)}", flush=True))
+                                board=board, on_event=lambda event: print(f"{event.t:8.3f}  {describe(event)}", flush=True), live=True)
         writer = EventLogWriter(str(events_path))
         session.writer = writer
         drift_watch = DriftWatch(calibration)
@@ -105,7 +105,8 @@ def run(args: argparse.Namespace) -> int:
             if closable is not None:
                 closable.close()
     stats = session.stats
-    worst = max(stats.ruling_latency_ms) if stats.ruling_latency_ms else 0.0
+    ruling = sorted(stats.ruling_latency_ms) or [0.0]
     print(f"stopped ({stopped_by}) after {count} frames: {stats.events} events -> {events_path}; "
-          f"{source.skipped_total} frames skipped to keep up; slowest ruling frame {worst:.1f} ms", file=sys.stderr)
+          f"{source.skipped_total} frames skipped to keep up; ruling frames {ruling[len(ruling) // 2]:.1f} ms median, "
+          f"{ruling[int(0.95 * (len(ruling) - 1))]:.1f} ms at the 95th percentile, slowest {ruling[-1]:.1f} ms", file=sys.stderr)
     return 0

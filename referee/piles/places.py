@@ -111,8 +111,10 @@ class Visit:
     touch: TouchEstimate | None = None
     last_frame: int = 0
     frames_in_contact: int = 0
-    #: a sharp cut of the place taken as this hand left it (what it had just put down)
+    #: a sharp cut of the place taken as this hand left it (what it had just put down), and its naming
+    #: when started ahead on another thread (a Future of the namer's (card, confidence))
     snapshot: object = None
+    snapshot_named: object = None
     #: (frame, t, path length mm) of the front of the hand, and its signed distance, for the stop fit
     track: list[tuple[int, float, float]] = field(default_factory=list)
     track_distance: list[float] = field(default_factory=list)
@@ -311,6 +313,26 @@ class PlaceTracker:
         return self._settle(crop, frame, t, None if cardlike is None else cardlike[self.rows, self.cols])
 
     def _settle(self, crop: np.ndarray, frame: int, t: float, cardlike: np.ndarray | None = None) -> PlaceChange:
+        changed, footprint = self._what_settles(crop, cardlike)
+        visits = tuple(visit for visit in self.finished if visit.touch is not None or visit.frames_in_contact or visit.through_hand)
+        self.finished = []
+        self.settled_crop = crop.copy()
+        self._settled_paper = None if cardlike is None else self._paper(cardlike)
+        self._dirty = False
+        return PlaceChange(self.place, frame, t, changed, visits, footprint, self.padded)
+
+    @property
+    def settling(self) -> bool:
+        """Hands gone from a place that changed, and its first still frame: it settles SETTLE_FRAMES - 1
+        frames on, on what it shows now, if it stays still (`foresee` says what it will show)."""
+        return self._dirty and not self.visits and self._still_frames == 1 and SETTLE_FRAMES > 1
+
+    def foresee(self, view: np.ndarray, cardlike: np.ndarray | None) -> tuple[bool, np.ndarray]:
+        """(changed, footprint) as the place would settle on `view` now, without settling."""
+        return self._what_settles(self.crop(view), None if cardlike is None else cardlike[self.rows, self.cols])
+
+    def _what_settles(self, crop: np.ndarray, cardlike: np.ndarray | None) -> tuple[bool, np.ndarray]:
+        """Whether `crop` differs from the picture last settled on, and the outline of what lies there."""
         changed = True
         footprint = self.footprint
         if self.settled_crop is None and cardlike is not None:
@@ -327,12 +349,7 @@ class PlaceTracker:
             changed = difference[self.inner].mean() > CHANGED_FRACTION
             if changed:
                 footprint = self._top_card_outline(difference, cardlike)
-        visits = tuple(visit for visit in self.finished if visit.touch is not None or visit.frames_in_contact or visit.through_hand)
-        self.finished = []
-        self.settled_crop = crop.copy()
-        self._settled_paper = None if cardlike is None else self._paper(cardlike)
-        self._dirty = False
-        return PlaceChange(self.place, frame, t, changed, visits, footprint, self.padded)
+        return changed, footprint
 
     def _outline_while_busy(self, crop: np.ndarray, owned: dict[str, np.ndarray], cardlike: np.ndarray | None) -> None:
         """The outline of a card laid while another hand is near (LAID_OUTLINE_FRAMES): what changed since

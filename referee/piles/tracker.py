@@ -15,9 +15,11 @@ never-covered strips whose colour tells an empty spot from a face-down card).
 
 from __future__ import annotations
 
+import copy
 import functools
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, replace
+from typing import Callable
 
 import cv2
 import numpy as np
@@ -32,7 +34,7 @@ from referee.piles.hands import PLAYERS, HandTracker
 from referee.piles.layout_fit import MOVE_MM, fit_layout
 from referee.piles.opening import Opening
 from referee.piles.owners import joint_owners, one_per_hand, unseen_joint_owner, who_laid_top
-from referee.piles.places import APPROACH_MARGIN_MM, PlaceChange, PlaceTracker, Visit
+from referee.piles.places import APPROACH_MARGIN_MM, SETTLE_FRAMES, PlaceChange, PlaceTracker, Visit
 from referee.piles.quiet import QuietTable
 from referee.piles.reading import MIN_CONFIDENCE, Reading, TableColour, TopCardNamer, card_coloured, card_gone, namer_at, read_place
 from referee.piles.sightings import Arrival, LayoutRead, PileTouched, Sighting, StockSeen, TableCleared, TableQuiet
@@ -87,8 +89,15 @@ SPIT_PILES = (Place("spit_pile", 0), Place("spit_pile", 1))
 
 
 class TableTracker:
-    def __init__(self, view: TableView, namer: TopCardNamer, *, fps: float, layout: TableLayout | None = None) -> None:
+    def __init__(self, view: TableView, namer: TopCardNamer, *, fps: float, layout: TableLayout | None = None,
+                 read_ahead: bool = False) -> None:
+        """`read_ahead`: a place beginning to settle is read at once on a reader, and the snapshots of the
+        hands that touched a spit pile the other player touched too are named then as well, so that the frame
+        that rules need not wait for them (a live referee's choice). Otherwise each is read when the ruling
+        needs it, on the same frame's picture, and only those needed (less work for a replay, whose frames
+        need not wait). The rulings are the same either way."""
         self.view = view
+        self.read_ahead = read_ahead
         self.namer = namer
         self.period = 1.0 / fps
         width, height = view.size
@@ -117,7 +126,8 @@ class TableTracker:
         self._last_frame: Frame | None = None
         self.held = HeldPiles()   # settled spit piles waiting for the other to settle
         self._layout_read_at: dict[Place, int] = {}  # the frame each place was last read in with a layout
-        self._readers: ThreadPoolExecutor | None = None  # made when a layout is first read
+        self._readers: ThreadPoolExecutor | None = None  # made when a layout is first read, or a place first settles
+        self._foreseen: dict[Place, Foreseen] = {}  # places settling, read ahead on a reader (`_foresee`)
 
     def _lay_out(self, layout: TableLayout) -> set[Place]:
         """Watch the places of `layout`; returns the places that moved (new watchers, nothing seen yet)."""
@@ -208,6 +218,7 @@ class TableTracker:
         self.last_masks, self.last_view, self.last_cardlike = masks, view, cardlike
         sightings: list[Sighting] = []
         changes: list[tuple[Place, PlaceChange]] = []
+        snapshots: list[Visit] = []
         for place, tracker in self.places.items():
             finished_before = len(tracker.finished)
             change = tracker.step(view, masks.owned, frame.index, frame.t, self.period, carried, cardlike, masks.boxes, shaded)
@@ -217,6 +228,9 @@ class TableTracker:
                     visit.snapshot = crop
             if change is not None:
                 changes.append((place, change))
+            elif tracker.settling:
+                snapshots += self._foresee(place, frame)
+        self._name_snapshots(snapshots)
         self._measure_arms(frame, masks)
         self.background.update(view, foreground, _arms(masks), moving, looks_bare=self.table_colour.looks_bare)
         for place, change in changes:
@@ -367,15 +381,74 @@ class TableTracker:
               view: np.ndarray | None = None) -> Reading:
         """What lies on `place` in `image` (now, unless `view`: the tracking view of that image); `footprint`:
         where the change seen there settled (the namer reads a whole card's outline first)."""
+        return self._reader(place, image, footprint, view=view)()
+
+    def _reader(self, place: Place, image: np.ndarray, footprint: np.ndarray | None = None, *,
+                view: np.ndarray | None = None) -> Callable[[], Reading]:
+        """`_read`, made ready to be done on any thread: what it needs of the tracker is taken now."""
         tracker = self.places[place]
-        crop = self.view.crop(image, tracker.rect, READ_PX_PER_MM)
+        rect = tracker.rect
         rows, cols = self.spots[place].to_pixels(self.view.px_per_mm, self.shape)
         view = view if view is not None else self.last_view
-        spot = view[rows, cols] if view is not None else crop
+        spot = None if view is None else view[rows, cols].copy()
         corners = None if footprint is None else tracker.card_corners_mm(footprint)
-        outline = None if corners is None else TableView.in_crop(corners, tracker.rect, READ_PX_PER_MM).astype(np.float32)
-        return read_place(namer_at(self.namer, self._frame_index, tracker.rect), crop, spot, self.table_colour, READ_PX_PER_MM, outline,
-                          whole_card=place.kind == "stock" and corners is not None and _fills_slot(corners, self.spots[place]))
+        outline = None if corners is None else TableView.in_crop(corners, rect, READ_PX_PER_MM).astype(np.float32)
+        whole_card = place.kind == "stock" and corners is not None and _fills_slot(corners, self.spots[place])
+        namer, table = namer_at(self.namer, self._frame_index, rect), copy.copy(self.table_colour)
+
+        def read() -> Reading:
+            crop = self.view.crop(image, rect, READ_PX_PER_MM)
+            return read_place(namer, crop, crop if spot is None else spot, table, READ_PX_PER_MM, outline, whole_card=whole_card)
+        return read
+
+    def _foresee(self, place: Place, frame: Frame) -> list[Visit]:
+        """A place has had its first still frame since hands left it: it settles SETTLE_FRAMES - 1 frames on,
+        on what it shows now, if it stays still. It is read now, on a reader, on this frame's picture, while
+        the frames between are tracked; its settling takes that reading (`_read_settled`). Each reading
+        depends on this frame alone and is waited for, so the rulings do not depend on the threads' pace.
+        Returns the visits whose snapshots its ruling may need named (`_name_snapshots`)."""
+        earlier = self._foreseen.pop(place, None)
+        if earlier is not None:
+            earlier.cancel()
+        tracker = self.places[place]
+        if not self.started or place.kind == "spit_stack" or (place.kind == "stock" and self._layout_pending):
+            return []  # not read as it settles (the opening's places are read with its layout)
+        changed, footprint = tracker.foresee(self.last_view, self.last_cardlike)
+        touched = place.kind == "spit_pile" and (place in self._retries or any(visit.card_seen or visit.frames_in_contact
+                                                                               for visit in tracker.finished))
+        if not (changed or touched):
+            return []  # read only if it changed after all (`_read_settled` reads it then)
+        read = self._reader(place, frame.image, footprint)
+        if self.read_ahead:
+            if self._readers is None:
+                self._readers = ThreadPoolExecutor(LAYOUT_READERS, thread_name_prefix="layout-read")
+            read = self._readers.submit(read)
+        self._foreseen[place] = Foreseen(frame.index, tracker.rect, read)
+        if place.kind == "spit_pile" and self.read_ahead:
+            # two hands touched it: the one whose card lies under the other's will be named by its snapshot
+            retried = self._retries[place][0] if place in self._retries else []
+            visits = [visit for visit in tracker.finished + retried if visit.touch is not None]
+            if len({visit.player for visit in visits}) >= 2:
+                return [visit for visit in visits if visit.snapshot is not None and visit.snapshot_named is None]
+        return []
+
+    def _name_snapshots(self, visits: list[Visit]) -> None:
+        """Each visit's snapshot named on a reader (`_snapshot_card` takes the naming), after this frame's
+        places, which the rulings wait for first."""
+        for visit in visits:
+            visit.snapshot_named = self._readers.submit(self._name_snapshot, visit.snapshot)
+
+    def _read_settled(self, place: Place, change: PlaceChange, frame: Frame) -> Reading:
+        """`_read` of a place that settled: the reading made when it began to settle (`_foresee`), where it
+        stayed still from then until it settled (the same card lying still, read on the first of those frames
+        and on the outline it showed then; also when judged a few frames after it settled, held for the other
+        pile, with no hand over it yet as there may be by then); else read now."""
+        foreseen = self._foreseen.pop(place, None)
+        if foreseen is not None:
+            if change.frame == foreseen.frame + SETTLE_FRAMES - 1 and foreseen.rect == self.places[place].rect:
+                return foreseen.result()
+            foreseen.cancel()
+        return self._read(place, frame.image, change.footprint)
 
     def _read_all(self, places, image: np.ndarray, *, view: np.ndarray | None = None, where_settled: bool = False) -> dict[Place, Reading]:
         """`_read` of each of `places`, LAYOUT_READERS at a time; in the order given. `where_settled`: a
@@ -422,7 +495,7 @@ class TableTracker:
             return self._pile_change(place, change, frame, owner)
         if place.kind == "stock" and change.changed and not self._layout_pending:
             previous = self.readings[place]
-            reading = self._read(place, frame.image, change.footprint)
+            reading = self._read_settled(place, change, frame)
             self.readings[place] = reading
             if change.visits and card_gone(previous, reading):
                 came = min([visit.samples[0][1] for visit in change.visits if visit.samples] or [change.t])
@@ -447,7 +520,7 @@ class TableTracker:
         # a card laid square on a like card (6C on 7S) changes few pixels: a hand that touched the pile is
         # reason enough to read it again
         touched = change.changed or retry is not None or any(visit.card_seen or visit.frames_in_contact for visit in change.visits)
-        reading = self._read(place, frame.image, change.footprint) if touched else previous
+        reading = self._read_settled(place, change, frame) if touched else previous
         if reading.card is None and (change.changed or retry is not None):
             tries = retry[1] + 1 if retry is not None else 1
             if tries <= READ_RETRIES:
@@ -509,8 +582,15 @@ class TableTracker:
     def _snapshot_card(self, visit: Visit):
         if visit.snapshot is None:
             return None, 0.0
-        card, confidence = self.namer.name_top_card(visit.snapshot)
+        card, confidence = visit.snapshot_named.result() if visit.snapshot_named is not None else self._name_snapshot(visit.snapshot)
         return card, float(confidence)
+
+    def _name_snapshot(self, snapshot: np.ndarray) -> tuple:
+        """The card on top in a hand's snapshot of a pile: a pile view at READ_PX_PER_MM, searched as one."""
+        if hasattr(self.namer, "read_top_card"):
+            read = self.namer.read_top_card(snapshot, px_per_mm=READ_PX_PER_MM)
+            return read.card, read.confidence
+        return self.namer.name_top_card(snapshot)
 
     def _table_state(self, frame: Frame) -> list[Sighting]:
         stocks_empty = all(self.readings[place].empty for place in self.places if place.kind == "stock")
@@ -523,6 +603,23 @@ class TableTracker:
         if self._layout_pending and not any(tracker.dirty for place, tracker in self.places.items() if place.kind == "stock"):
             return [self._read_layout(frame, first=False)]
         return []
+
+
+@dataclass(frozen=True)
+class Foreseen:
+    """A place read as it began to settle (`TableTracker._foresee`): in frame `frame`, at `rect`; `reading`
+    is being read on a reader (a Future), or is to be read when needed (the reading made ready)."""
+
+    frame: int
+    rect: RectMM
+    reading: Future | Callable[[], Reading]
+
+    def result(self) -> Reading:
+        return self.reading.result() if isinstance(self.reading, Future) else self.reading()
+
+    def cancel(self) -> None:
+        if isinstance(self.reading, Future):
+            self.reading.cancel()
 
 
 @dataclass(frozen=True)

@@ -40,9 +40,11 @@ def rules_config_for(fps: float) -> RulesConfig:
 
 
 def build_session(calibration, *, fps: float, image_size: tuple[int, int], namer: TopCardNamer,
-                  writer: EventLogWriter | None, board=None, on_event=None, on_frame=None) -> RefereeSession:
+                  writer: EventLogWriter | None, board=None, on_event=None, on_frame=None, live: bool = False) -> RefereeSession:
+    """`live`: rule as soon as can be (work that may be needed is started ahead), rather than with the
+    least work (a replay); the rulings are the same."""
     view = TableView(calibration, calibration.area_mm, TRACKING_PX_PER_MM, image_size)
-    tracker = TableTracker(view, namer, fps=fps)
+    tracker = TableTracker(view, namer, fps=fps, read_ahead=live)
     engine = RulesEngine(rules_config_for(fps))
     return RefereeSession(tracker, engine, writer, board=board, on_event=on_event, on_frame=on_frame)
 

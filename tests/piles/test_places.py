@@ -344,3 +344,31 @@ def test_a_card_brought_to_the_edge_of_a_white_top_for_one_frame_touched_it():
     changes = settle(tracker, view, 14)
     assert len(changes) == 1 and [visit.player for visit in changes[0].visits] == ["A"]
     assert 11 / 30 < changes[0].visits[0].touch.t <= 12 / 30
+
+
+def test_a_place_says_as_it_begins_to_settle_what_it_will_settle_on():
+    """Hands gone, its first still frame: it is `settling`, and `foresee` gives the outline it settles on
+    SETTLE_FRAMES - 1 still frames later (the referee reads the card then, while those frames are tracked)."""
+    laid = ((147.0, 153.0), 4.0)
+    zone = RectMM.around((150, 150), 110, 130)
+    tracker = PlaceTracker(("spit_pile", None, 0), zone, PX_PER_MM, VIEW, nominal_card=RectMM.around((150, 150), 63, 88))
+    before = np.full(VIEW + (3,), TABLE_GREY, np.uint8)
+    draw_card(before, (150, 150), -3.0, (20, 20, 20))
+    settle(tracker, before, 0)
+    after = before.copy()
+    draw_card(after, *laid, (160, 40, 40))
+    hand = np.zeros(VIEW, np.uint8)
+    hand[0:80, 130:170] = 1
+    settle(tracker, before, 10, hand, frames=3)
+    foreseen, changes = [], []
+    for frame in range(13, 13 + SETTLE_FRAMES + 2):
+        change = tracker.step(after, {"A": np.zeros(VIEW, np.uint8), "B": np.zeros(VIEW, np.uint8)}, frame, frame / 30, 1 / 30,
+                              None, card_paper(after))
+        if change is not None:
+            changes.append(change)
+        elif tracker.settling:
+            foreseen.append((frame, tracker.foresee(after, card_paper(after))))
+    assert len(foreseen) == 1 and len(changes) == 1
+    (frame, (changed, footprint)), change = foreseen[0], changes[0]
+    assert change.frame == frame + SETTLE_FRAMES - 1
+    assert changed and np.array_equal(footprint, change.footprint)

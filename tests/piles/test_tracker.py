@@ -1,11 +1,13 @@
 """The table tracker on drawn tables with known truth (white cards coded by colour, hands with arms)."""
 
+import threading
+
 import cv2
 import numpy as np
 import pytest
 
 from referee.capture.frames import Frame
-from referee.piles.places import PlaceChange, Visit
+from referee.piles.places import SETTLE_FRAMES, PlaceChange, Visit
 from referee.piles.quiet import QUIET_SECONDS, UNTURNED_SECONDS
 from referee.piles.sightings import Arrival, LayoutRead, StockSeen, TableQuiet
 from referee.piles.table_view import RectMM, TableView
@@ -457,3 +459,71 @@ def test_a_stock_outline_is_a_whole_card_s_only_where_it_covers_its_slot(turned,
     centre = (200.0 + shift[0], 60.0 + shift[1])
     corners = cv2.boxPoints((centre, (63.0, 88.0), turned))
     assert _fills_slot(corners, slot) is fills
+
+
+class AskedNamer(ColourNamer):
+    """Notes, for each card it names, the frame and place it was asked about and the thread that asked."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.asked: list[tuple[int | None, object, str, str]] = []
+
+    def name_top_card(self, image):
+        card, confidence = super().name_top_card(image)
+        self.asked.append((None, None, threading.current_thread().name, str(card)))
+        return card, confidence
+
+    def name_top_card_in(self, frame, rect, image, outline=None):
+        card, confidence = super().name_top_card(image)
+        self.asked.append((frame, rect, threading.current_thread().name, str(card)))
+        return card, confidence
+
+
+@pytest.mark.parametrize("ahead", [False, True])
+def test_a_settling_pile_is_read_from_its_first_still_frame_ahead_on_a_reader_when_live(ahead):
+    """Live, the card laid is read on a reader from the pile's first still frame, while the frames up to its
+    settling are tracked, and the frame that rules only takes the reading; a replay reads the same frame's
+    picture when it rules, on its own thread."""
+    table = laid_out()
+    table.play("A", Card.parse("6S"), LAYOUT.stock_centre("A", 0), LAYOUT.spit_pile_centre(0), t_touch=1.013)
+    view = TableView(PlainCalibration(), (800, 600), 0.5, IMAGE_SIZE)
+    namer = AskedNamer()
+    tracker = TableTracker(view, namer, fps=FPS, read_ahead=ahead)
+    rng = np.random.default_rng(1)
+    ruled_in = None
+    for index in range(int(2.2 * FPS)):
+        sightings = tracker.step(Frame(index, index / FPS, table.frame(index / FPS, rng)))
+        if any(isinstance(s, Arrival) for s in sightings):
+            ruled_in = index
+    pile = tracker.places[Place("spit_pile", 0)].rect
+    asked = [(frame, thread) for frame, rect, thread, card in namer.asked if rect == pile and card == "6S"]
+    assert ruled_in is not None and len(asked) == 1
+    frame, thread = asked[0]
+    assert frame == ruled_in - (SETTLE_FRAMES - 1)
+    assert (thread != threading.main_thread().name) == ahead
+
+
+@pytest.mark.parametrize("ahead", [False, True])
+def test_a_live_tracker_names_the_snapshots_of_two_hands_on_one_pile_ahead_with_the_same_rulings(ahead):
+    """Two hands on one pile: the hand whose card was covered is named by its snapshot. Live, every such
+    snapshot is named on a reader as the pile begins to settle; the rulings are those of a replay."""
+    def arrivals(read_ahead):
+        table = laid_out()
+        first = table.play("B", Card.parse("10H"), LAYOUT.stock_centre("B", 3), LAYOUT.spit_pile_centre(1), t_touch=1.0)
+        table.play("A", Card.parse("JH"), LAYOUT.stock_centre("A", 3), first.final, t_touch=1.04)
+        view = TableView(PlainCalibration(), (800, 600), 0.5, IMAGE_SIZE)
+        namer = AskedNamer()
+        tracker = TableTracker(view, namer, fps=FPS, read_ahead=read_ahead)
+        rng = np.random.default_rng(1)
+        found = []
+        for index in range(int(2.5 * FPS)):
+            found += [s for s in tracker.step(Frame(index, index / FPS, table.frame(index / FPS, rng))) if isinstance(s, Arrival)]
+        snapshot_threads = [thread for frame, rect, thread, card in namer.asked if frame is None]
+        return [(a.player, str(a.card), a.t, a.frame) for a in found], snapshot_threads
+
+    found, threads = arrivals(ahead)
+    assert found == arrivals(not ahead)[0]
+    assert [(player, card) for player, card, _, _ in sorted(found, key=lambda a: a[2])] == [("B", "10H"), ("A", "JH")]
+    assert threads, "the covered hand is named by its snapshot"
+    on_main = [thread == threading.main_thread().name for thread in threads]
+    assert not any(on_main) if ahead else all(on_main)

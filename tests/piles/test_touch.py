@@ -1,5 +1,7 @@
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from referee.piles.touch import estimate_stop, estimate_touch, find_stop
 
@@ -102,3 +104,16 @@ def test_a_hand_that_stays_still_stops_where_it_halted():
     track = [(i, i / 30, min(i, 5) * 12.0) for i in range(10)]
     stop = find_stop(track)
     assert stop is not None and track[stop][2] == 60.0
+
+
+@settings(max_examples=60, deadline=None)
+@given(start=st.floats(0.0, 3600.0), moved=st.floats(2.0, 40.0))
+def test_a_stop_the_frames_cannot_place_is_timed_in_the_middle_of_where_it_may_be_whenever_it_happens(start, moved):
+    """A hand that moved in one frame gap and was still the next stopped somewhere in the first: every
+    instant there fits the two gaps exactly. It is timed in the middle of them, the same at any point of
+    a game (not by which instant rounding happens to favour)."""
+    track = [(0, start, 0.0), (1, start + PERIOD, moved), (2, start + 2 * PERIOD, moved)]
+    stop = estimate_stop(track, 1, PERIOD)
+    assert abs((stop.t - start) - PERIOD / 2) <= 0.05 * PERIOD
+    later = estimate_stop([(frame, t + 1000.0, d) for frame, t, d in track], 1, PERIOD)
+    assert later.t - 1000.0 == pytest.approx(stop.t, abs=1e-6)

@@ -48,19 +48,6 @@ def read_picture(capture: "cv2.VideoCapture"):
 #: Frames decoded ahead of the referee. Decoding runs in its own thread (OpenCV releases the GIL), so
 #: on two cores it overlaps the tracking instead of adding to it.
 READ_AHEAD = 8
-#: FFmpeg's own decoding threads for a video file. One: the referee's stages already keep both cores busy,
-#: and FFmpeg's threads only add their hand-overs (a 720p30 game on 2 cores: 2.0 ms of CPU a frame with
-#: one, 2.4-2.5 with two; one thread decodes 720p far faster than 10x real time needs). The pictures are
-#: the same whatever the count.
-DECODE_THREADS = 1
-
-
-def open_video(path: pathlib.Path) -> "cv2.VideoCapture":
-    """An FFmpeg capture of a video file, decoding on DECODE_THREADS threads where this OpenCV can say so."""
-    threads = getattr(cv2, "CAP_PROP_N_THREADS", None)
-    if threads is None:
-        return cv2.VideoCapture(str(path), cv2.CAP_FFMPEG)
-    return cv2.VideoCapture(str(path), cv2.CAP_FFMPEG, [threads, DECODE_THREADS])
 
 
 def read_ahead(capture: "cv2.VideoCapture", depth: int = READ_AHEAD) -> Iterator[tuple[object, float]]:
@@ -105,7 +92,7 @@ class VideoFileSource:
         self.path = pathlib.Path(path)
         if not self.path.is_file():
             raise VideoError(f"video {self.path} not found: give the path of a recorded game (e.g. video.mp4)")
-        self._capture = open_video(self.path)
+        self._capture = cv2.VideoCapture(str(self.path), cv2.CAP_FFMPEG)
         if not self._capture.isOpened():
             raise VideoError(f"cannot open video {self.path}: not a video OpenCV/FFmpeg can read "
                              "(truncated before its header, or not a video at all); re-record or re-export it")

@@ -37,18 +37,6 @@ def test_video_file_gives_every_frame_with_container_times(tmp_path, fps):
     assert source.notices == []
 
 
-def test_a_video_file_is_decoded_on_one_ffmpeg_thread_to_the_same_pictures(tmp_path):
-    """The referee's stages fill both cores; FFmpeg's own threads would only add hand-overs."""
-    path = write_video(tmp_path / "clip.mp4", numbered_images(12), 30)
-    source = VideoFileSource(path)
-    if hasattr(cv2, "CAP_PROP_N_THREADS"):
-        assert source._capture.get(cv2.CAP_PROP_N_THREADS) == 1
-    plain = cv2.VideoCapture(str(path), cv2.CAP_FFMPEG)
-    for frame in source.frames():
-        ok, image = plain.read()
-        assert ok and np.array_equal(frame.image, image)
-
-
 def test_truncated_avi_ends_cleanly_with_one_warning(tmp_path):
     path = write_video(tmp_path / "clip.avi", [np.random.default_rng(i).integers(0, 255, (120, 160, 3), np.uint8)
                                                for i in range(40)], 30, "MJPG")

@@ -2,6 +2,7 @@
 
 import pytest
 
+from benchmarks.live_stream import ruling_frames
 from referee.capture.video_file import sidecar_path
 from referee.cli.main import main
 from referee.pipeline.board_link import RecordingBoard
@@ -35,6 +36,9 @@ def test_live_referees_a_stream_drives_the_board_and_records_it(stream, fakes, t
                      "--events", str(events), "--record", str(recording)])
     out = capsys.readouterr()
     assert code == 0 and "stopped (the stream ended)" in out.err
+    # how long the frames that ruled took, as `benchmarks.live_stream` reads it (the 20 ms)
+    timings = ruling_frames(next(line for line in out.err.splitlines() if line.startswith("stopped")))
+    assert timings is not None and 0 < timings["median"] <= timings["p95"] <= timings["slowest"]
     logged = read_event_log(str(events))
     plays = [e for e in logged if e.type is EventType.PLAY]
     truth = [("A", "6S", True), ("B", "10H", True), ("A", "JH", True), ("B", "7D", True), ("A", "KD", False)]

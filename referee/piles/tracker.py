@@ -226,6 +226,7 @@ class TableTracker:
                 crop = self.view.crop(frame.image, tracker.rect, READ_PX_PER_MM)
                 for visit in tracker.finished[finished_before:]:
                     visit.snapshot = crop
+                snapshots += self._snapshots_to_name(tracker)
             if change is not None:
                 changes.append((place, change))
             elif tracker.settling:
@@ -424,19 +425,29 @@ class TableTracker:
                 self._readers = ThreadPoolExecutor(LAYOUT_READERS, thread_name_prefix="layout-read")
             read = self._readers.submit(read)
         self._foreseen[place] = Foreseen(frame.index, tracker.rect, read)
-        if place.kind == "spit_pile" and self.read_ahead:
-            # two hands touched it: the one whose card lies under the other's will be named by its snapshot
-            retried = self._retries[place][0] if place in self._retries else []
-            visits = [visit for visit in tracker.finished + retried if visit.touch is not None]
-            if len({visit.player for visit in visits}) >= 2:
-                return [visit for visit in visits if visit.snapshot is not None and visit.snapshot_named is None]
+        if place.kind == "spit_pile":
+            return self._snapshots_to_name(tracker, self._retries[place][0] if place in self._retries else [])
         return []
+
+    def _snapshots_to_name(self, tracker: PlaceTracker, retried: list[Visit] = ()) -> list[Visit]:
+        """Read ahead (live): the hands that touched a spit pile, their snapshots not named yet, once another
+        player's hand has touched it too or is there now (the one whose card lies under the other's will be
+        named by its snapshot): as each hand leaves, the sooner to be ready when the pile settles."""
+        if not self.read_ahead:
+            return []
+        visits = [visit for visit in list(tracker.finished) + list(retried) if visit.touch is not None]
+        if len({visit.player for visit in visits} | set(tracker.visits)) < 2:
+            return []
+        return [visit for visit in visits if visit.snapshot is not None and visit.snapshot_named is None]
 
     def _name_snapshots(self, visits: list[Visit]) -> None:
         """Each visit's snapshot named on a reader (`_snapshot_card` takes the naming), after this frame's
         places, which the rulings wait for first."""
-        for visit in visits:
-            visit.snapshot_named = self._readers.submit(self._name_snapshot, visit.snapshot)
+        for visit in visits:  # each once: a visit named already is left
+            if visit.snapshot_named is None:
+                if self._readers is None:
+                    self._readers = ThreadPoolExecutor(LAYOUT_READERS, thread_name_prefix="layout-read")
+                visit.snapshot_named = self._readers.submit(self._name_snapshot, visit.snapshot)
 
     def _read_settled(self, place: Place, change: PlaceChange, frame: Frame) -> Reading:
         """`_read` of a place that settled: the reading made when it began to settle (`_foresee`), where it

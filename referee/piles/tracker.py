@@ -35,7 +35,7 @@ from referee.piles.layout_fit import MOVE_MM, fit_layout
 from referee.piles.opening import Opening
 from referee.piles.owners import joint_owners, one_per_hand, unseen_joint_owner, who_laid_top
 from referee.piles.places import APPROACH_MARGIN_MM, SETTLE_FRAMES, PlaceChange, PlaceTracker, Visit
-from referee.piles.quiet import QuietTable
+from referee.piles.quiet import QUIET_SECONDS, QuietTable
 from referee.piles.reading import MIN_CONFIDENCE, Reading, TableColour, TopCardNamer, card_coloured, card_gone, namer_at, read_place
 from referee.piles.sightings import Arrival, LayoutRead, PileTouched, Sighting, StockSeen, TableCleared, TableQuiet
 from referee.piles.table_view import RectMM, TableView
@@ -128,6 +128,7 @@ class TableTracker:
         self._layout_read_at: dict[Place, int] = {}  # the frame each place was last read in with a layout
         self._readers: ThreadPoolExecutor | None = None  # made when a layout is first read, or a place first settles
         self._foreseen: dict[Place, Foreseen] = {}  # places settling, read ahead on a reader (`_foresee`)
+        self._quiet_foreseen: tuple[float, dict[Place, Foreseen]] | None = None  # stocks to look at again, and the spell
 
     def _lay_out(self, layout: TableLayout) -> set[Place]:
         """Watch the places of `layout`; returns the places that moved (new watchers, nothing seen yet)."""
@@ -344,11 +345,13 @@ class TableTracker:
         hand left (its shadow, the card still sliding) can outlast what the slot shows, and a stall
         waits for every face-down stock top to be turned up."""
         out: list[Sighting] = []
+        foreseen = self._quiet_foreseen[1] if self._quiet_foreseen and self._quiet_foreseen[0] == self.quiet.since else {}
+        self._quiet_foreseen = (self.quiet.since, {})  # looked at: nothing more to read ahead this spell
         for place, previous in list(self.readings.items()):
             doubtful = previous.card is not None and (previous.card.suit is None or previous.confidence < LOOK_AGAIN_BELOW)
-            if place.kind != "stock" or not (previous.face_down or doubtful) or self.cleared:
+            if not self._looked_at_again(place):
                 continue
-            reading = self._read(place, frame.image)
+            reading = foreseen[place].result() if place in foreseen else self._read(place, frame.image)
             if doubtful and reading.card is not None and reading.confidence <= previous.confidence:
                 continue  # no surer now: a doubtful name stays rather than flip between two
             if reading != previous:
@@ -356,11 +359,38 @@ class TableTracker:
                 out.append(StockSeen(self.quiet.since, frame.index, place.player, place.index, reading, previous, False))
         return out
 
+    def _looked_at_again(self, place: Place) -> bool:
+        """A stock read face down, or named doubtfully, is read again when the table goes quiet."""
+        previous = self.readings[place]
+        doubtful = previous.card is not None and (previous.card.suit is None or previous.confidence < LOOK_AGAIN_BELOW)
+        return place.kind == "stock" and (previous.face_down or doubtful) and not self.cleared
+
+    def _foresee_quiet(self, frame: Frame) -> None:
+        """The table goes quiet within SETTLE_FRAMES - 1 frames if no hand comes: the stocks it will look at
+        again are read from this frame's picture (live, on a reader), as a place settling is (`_foresee`);
+        the quiet moment takes those readings if the spell has lasted (nothing moved meanwhile)."""
+        since = self.quiet.since
+        if since is None or frame.t + (SETTLE_FRAMES - 1) * self.period < since + QUIET_SECONDS or (
+                self._quiet_foreseen is not None and self._quiet_foreseen[0] == since):
+            return
+        readings = {}
+        for place in self.readings:
+            if self._looked_at_again(place):
+                read = self._reader(place, frame.image)
+                if self.read_ahead:
+                    if self._readers is None:
+                        self._readers = ThreadPoolExecutor(LAYOUT_READERS, thread_name_prefix="layout-read")
+                    read = self._readers.submit(read)
+                readings[place] = Foreseen(frame.index, self.places[place].rect, read)
+        self._quiet_foreseen = (since, readings)
+
     def _quiet_table(self, frame: Frame) -> list[Sighting]:
         busy = (any(tracker.visits or tracker.dirty for tracker in self.places.values())
                 or self.covered.busy or self._retries or self.held)
         if self.quiet.step(frame.t, busy=bool(busy)):
             return self._look_again_at_face_down_stocks(frame) + [TableQuiet(self.quiet.since, frame.index)]
+        if not busy:
+            self._foresee_quiet(frame)
         if self.quiet.unturned(frame.t) and any(place.kind == "stock" and reading.face_down for place, reading in self.readings.items()):
             return [TableQuiet(self.quiet.since, frame.index, unturned=True)]
         return []

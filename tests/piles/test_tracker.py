@@ -527,3 +527,23 @@ def test_a_live_tracker_names_the_snapshots_of_two_hands_on_one_pile_ahead_with_
     assert threads, "the covered hand is named by its snapshot"
     on_main = [thread == threading.main_thread().name for thread in threads]
     assert not any(on_main) if ahead else all(on_main)
+
+
+@pytest.mark.parametrize("ahead", [False, True])
+def test_the_stocks_looked_at_again_as_the_table_goes_quiet_are_read_before_it_ahead_on_a_reader_when_live(ahead):
+    """B's fifth stock lies face down: read again as the table goes quiet, from a frame just before the
+    quiet moment (nothing moved since: the spell lasted), so the frame that calls it only takes the reading."""
+    view = TableView(PlainCalibration(), (800, 600), 0.5, IMAGE_SIZE)
+    namer = AskedNamer()
+    tracker = TableTracker(view, namer, fps=FPS, read_ahead=ahead)
+    table, rng, quiet_in = laid_out(), np.random.default_rng(1), None
+    for index in range(int(1.5 * FPS)):
+        sightings = tracker.step(Frame(index, index / FPS, table.frame(index / FPS, rng)))
+        if quiet_in is None and any(isinstance(s, TableQuiet) for s in sightings):
+            quiet_in = index
+    slot = tracker.places[Place("stock", 4, "B")].rect
+    asked = [(frame, thread) for frame, rect, thread, card in namer.asked if rect == slot]
+    assert quiet_in is not None and len(asked) == 2  # with the layout, and again as the table went quiet
+    frame, thread = asked[1]
+    assert quiet_in - (SETTLE_FRAMES - 1) <= frame < quiet_in
+    assert (thread != threading.main_thread().name) == ahead

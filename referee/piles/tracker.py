@@ -348,11 +348,10 @@ class TableTracker:
         foreseen = self._quiet_foreseen[1] if self._quiet_foreseen and self._quiet_foreseen[0] == self.quiet.since else {}
         self._quiet_foreseen = (self.quiet.since, {})  # looked at: nothing more to read ahead this spell
         for place, previous in list(self.readings.items()):
-            doubtful = previous.card is not None and (previous.card.suit is None or previous.confidence < LOOK_AGAIN_BELOW)
             if not self._looked_at_again(place):
                 continue
             reading = foreseen[place].result() if place in foreseen else self._read(place, frame.image)
-            if doubtful and reading.card is not None and reading.confidence <= previous.confidence:
+            if _doubtful(previous) and reading.card is not None and reading.confidence <= previous.confidence:
                 continue  # no surer now: a doubtful name stays rather than flip between two
             if reading != previous:
                 self.readings[place] = reading
@@ -362,8 +361,7 @@ class TableTracker:
     def _looked_at_again(self, place: Place) -> bool:
         """A stock read face down, or named doubtfully, is read again when the table goes quiet."""
         previous = self.readings[place]
-        doubtful = previous.card is not None and (previous.card.suit is None or previous.confidence < LOOK_AGAIN_BELOW)
-        return place.kind == "stock" and (previous.face_down or doubtful) and not self.cleared
+        return place.kind == "stock" and (previous.face_down or _doubtful(previous)) and not self.cleared
 
     def _foresee_quiet(self, frame: Frame) -> None:
         """The table goes quiet within SETTLE_FRAMES - 1 frames if no hand comes: the stocks it will look at
@@ -373,16 +371,19 @@ class TableTracker:
         if since is None or frame.t + (SETTLE_FRAMES - 1) * self.period < since + QUIET_SECONDS or (
                 self._quiet_foreseen is not None and self._quiet_foreseen[0] == since):
             return
-        readings = {}
-        for place in self.readings:
-            if self._looked_at_again(place):
-                read = self._reader(place, frame.image)
-                if self.read_ahead:
-                    if self._readers is None:
-                        self._readers = ThreadPoolExecutor(LAYOUT_READERS, thread_name_prefix="layout-read")
-                    read = self._readers.submit(read)
-                readings[place] = Foreseen(frame.index, self.places[place].rect, read)
-        self._quiet_foreseen = (since, readings)
+        self._quiet_foreseen = (since, {place: self._foreseen_reading(place, frame) for place in self.readings if self._looked_at_again(place)})
+
+    def _foreseen_reading(self, place: Place, frame: Frame, footprint: np.ndarray | None = None) -> Foreseen:
+        """`place` read from this frame's picture ahead of when it is needed: at once on a reader when reading
+        ahead (live), else made ready to be read when needed."""
+        read = self._reader(place, frame.image, footprint)
+        return Foreseen(frame.index, self.places[place].rect, self._reader_pool().submit(read) if self.read_ahead else read)
+
+    def _reader_pool(self) -> ThreadPoolExecutor:
+        """The readers (LAYOUT_READERS threads), made when first needed."""
+        if self._readers is None:
+            self._readers = ThreadPoolExecutor(LAYOUT_READERS, thread_name_prefix="layout-read")
+        return self._readers
 
     def _quiet_table(self, frame: Frame) -> list[Sighting]:
         busy = (any(tracker.visits or tracker.dirty for tracker in self.places.values())
@@ -449,12 +450,7 @@ class TableTracker:
                                                                                for visit in tracker.finished))
         if not (changed or touched):
             return []  # read only if it changed after all (`_read_settled` reads it then)
-        read = self._reader(place, frame.image, footprint)
-        if self.read_ahead:
-            if self._readers is None:
-                self._readers = ThreadPoolExecutor(LAYOUT_READERS, thread_name_prefix="layout-read")
-            read = self._readers.submit(read)
-        self._foreseen[place] = Foreseen(frame.index, tracker.rect, read)
+        self._foreseen[place] = self._foreseen_reading(place, frame, footprint)
         if place.kind == "spit_pile":
             return self._snapshots_to_name(tracker, self._retries[place][0] if place in self._retries else [])
         return []
@@ -475,9 +471,7 @@ class TableTracker:
         places, which the rulings wait for first."""
         for visit in visits:  # each once: a visit named already is left
             if visit.snapshot_named is None:
-                if self._readers is None:
-                    self._readers = ThreadPoolExecutor(LAYOUT_READERS, thread_name_prefix="layout-read")
-                visit.snapshot_named = self._readers.submit(self._name_snapshot, visit.snapshot)
+                visit.snapshot_named = self._reader_pool().submit(self._name_snapshot, visit.snapshot)
 
     def _read_settled(self, place: Place, change: PlaceChange, frame: Frame) -> Reading:
         """`_read` of a place that settled: the reading made when it began to settle (`_foresee`), where it
@@ -500,9 +494,7 @@ class TableTracker:
                       for place in places}
         if len(places) < 2:
             return {place: self._read(place, image, footprints[place], view=view) for place in places}
-        if self._readers is None:
-            self._readers = ThreadPoolExecutor(LAYOUT_READERS, thread_name_prefix="layout-read")
-        readings = self._readers.map(lambda place: self._read(place, image, footprints[place], view=view), places)
+        readings = self._reader_pool().map(lambda place: self._read(place, image, footprints[place], view=view), places)
         return dict(zip(places, readings))
 
     def _settled_and_still(self, place: Place) -> bool:
@@ -689,6 +681,11 @@ def _arms(masks) -> np.ndarray | None:
     view than two arms can (a change of light or a bumped camera made everything stand out)."""
     arms = masks.owned["A"] | masks.owned["B"]
     return arms if np.count_nonzero(arms) <= ARMS_MAX_SHARE * arms.size else None
+
+
+def _doubtful(reading: Reading) -> bool:
+    """A card named without its suit, or under LOOK_AGAIN_BELOW sure."""
+    return reading.card is not None and (reading.card.suit is None or reading.confidence < LOOK_AGAIN_BELOW)
 
 
 def _arm_offset(visit: Visit) -> float | None:

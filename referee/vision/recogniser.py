@@ -270,9 +270,10 @@ class OnnxCardRecogniser:
         refine = self.refine and px_per_mm is None
         gray = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY) if refine else None
         detector = self.photo_detector if detector_size is None else self.detector
-        detected = detector.detect(image, detector_size)
         if detector_size is None and self.both_ways:
-            detected = _merged(detected, _detect_turned(detector, image))
+            detected = _merged(*_detect_both_ways(detector, image))
+        else:
+            detected = detector.detect(image, detector_size)
         for quad, score in detected:
             options = [quad]
             if refine:
@@ -330,9 +331,8 @@ class OnnxCardRecogniser:
         if not unsure:
             return readings
         gray = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
-        again = [[option for outline in self._outlines_close_up(image, found[number][0][0])
-                  for option in (order_card_corners(outline), order_card_corners(refine_outline(gray, outline)))]
-                 for number in unsure]
+        again = [[option for outline in outlines for option in (order_card_corners(outline), order_card_corners(refine_outline(gray, outline)))]
+                 for outlines in self._outlines_close_up(image, [found[number][0][0] for number in unsure])]
         readings = list(readings)
         looked = [number for number, options in zip(unsure, again) if options]
         for number, reading in zip(looked, self._read_outlines(image, [options for options in again if options])):
@@ -340,17 +340,22 @@ class OnnxCardRecogniser:
                 readings[number] = reading
         return readings
 
-    def _outlines_close_up(self, image: np.ndarray, quad: np.ndarray) -> list[np.ndarray]:
-        """Each detector's outline (image pixels) most like `quad` in a square cut-out around it,
-        CLOSER_LOOK_SPAN times its length, searched at PILE_DETECTOR_SIZE."""
-        span = CLOSER_LOOK_SPAN * float(max(np.linalg.norm(quad[0] - quad[2]), np.linalg.norm(quad[1] - quad[3])))
-        cut, origin, scale = _cut_out(image, quad.mean(axis=0) - span / 2, span, CLOSER_LOOK_MAX_PX)
-        if cut is None:
-            return []
-        outlines = []
+    def _outlines_close_up(self, image: np.ndarray, quads: list[np.ndarray]) -> list[list[np.ndarray]]:
+        """For each of `quads`, each detector's outline (image pixels) most like it in a square cut-out
+        around it, CLOSER_LOOK_SPAN times its length, searched at PILE_DETECTOR_SIZE; all the cut-outs
+        searched in one run of each detector."""
+        cuts = []
+        for quad in quads:
+            span = CLOSER_LOOK_SPAN * float(max(np.linalg.norm(quad[0] - quad[2]), np.linalg.norm(quad[1] - quad[3])))
+            cuts.append(_cut_out(image, quad.mean(axis=0) - span / 2, span, CLOSER_LOOK_MAX_PX))
+        searched = [number for number, (cut, _, _) in enumerate(cuts) if cut is not None]
+        outlines: list[list[np.ndarray]] = [[] for _ in quads]
         for detector in dict.fromkeys((self.detector, self.photo_detector)):  # each once
-            seen = [(quad_iou(outline / scale + origin, quad), outline / scale + origin) for outline, _ in detector.detect(cut, PILE_DETECTOR_SIZE)]
-            outlines += [outline for overlap, outline in sorted(seen, key=lambda item: -item[0]) if overlap >= 0.3][:1]
+            found = detector.detect_many([cuts[number][0] for number in searched], PILE_DETECTOR_SIZE)
+            for number, detected in zip(searched, found):
+                _, origin, scale = cuts[number]
+                seen = [(quad_iou(outline / scale + origin, quads[number]), outline / scale + origin) for outline, _ in detected]
+                outlines[number] += [outline for overlap, outline in sorted(seen, key=lambda item: -item[0]) if overlap >= 0.3][:1]
         return outlines
 
     def _second_look(self, image: np.ndarray, readings: list) -> list:
@@ -542,14 +547,20 @@ def _drop_duplicates(detections: list[CardDetection]) -> list[CardDetection]:
 __all__ = ["CardRecogniser", "OnnxCardRecogniser", "TopCardReading", "load_recogniser", "default_models_dir"]
 
 
-def _detect_turned(detector: CardDetector, image: np.ndarray) -> list[tuple[np.ndarray, float]]:
-    """The detector's cards in the picture turned a quarter clockwise, in the picture's own pixels."""
-    height = image.shape[0]
-    found = []
-    for quad, score in detector.detect(cv2.rotate(image, cv2.ROTATE_90_CLOCKWISE)):
-        back = np.stack([quad[:, 1], height - 1 - quad[:, 0]], axis=-1).astype(np.float32)
-        found.append((order_card_corners(back), score))
-    return found
+def _detect_both_ways(detector: CardDetector, image: np.ndarray) -> tuple[list, list]:
+    """The detector's cards in the picture upright and turned a quarter clockwise (in one run of the
+    model), both in the picture's own pixels."""
+    upright, turned = detector.detect_many([image, cv2.rotate(image, cv2.ROTATE_90_CLOCKWISE)])
+    return upright, _turned_back(turned, image.shape[0])
+
+
+def _turned_back(found: list[tuple[np.ndarray, float]], height: int) -> list[tuple[np.ndarray, float]]:
+    """Cards found in a picture `height` pixels tall turned a quarter clockwise, in its own pixels."""
+    back = []
+    for quad, score in found:
+        unturned = np.stack([quad[:, 1], height - 1 - quad[:, 0]], axis=-1).astype(np.float32)
+        back.append((order_card_corners(unturned), score))
+    return back
 
 
 def _merged(upright: list[tuple[np.ndarray, float]], turned: list[tuple[np.ndarray, float]]) -> list[tuple[np.ndarray, float]]:

@@ -1,5 +1,6 @@
 """The shipped recogniser (ONNX through onnxruntime) on committed images and on frames rendered here."""
 
+import copy
 import json
 import pathlib
 
@@ -402,19 +403,67 @@ def table_with_card(card: Card, px_per_mm: float, angle: float, seed: int = 2) -
     return table, order_card_corners(cv2.transform(np.array([[[0, 0], [width, 0], [width, height], [0, height]]], np.float32), matrix)[0])
 
 
+def a_fifth_off_and_turned(quad: np.ndarray) -> np.ndarray:
+    """A 57 px wide card's outline a fifth of a card off and turned 10 degrees, as a small input's detector gives it."""
+    off = quad + np.array([0.18 * 57, 0.1 * 57], np.float32)
+    return order_card_corners(cv2.transform(off[None], cv2.getRotationMatrix2D(tuple(float(v) for v in off.mean(axis=0)), 10, 1.0))[0])
+
+
 @pytest.mark.parametrize("text", ["8H", "KS", "3C", "10D"])
 def test_a_small_card_outlined_a_few_pixels_off_is_read_again_from_a_closer_look(recogniser, text):
     """A 57 px wide card whose outline from the whole picture is a fifth of a card off and turned 10
     degrees: its corners read from that outline name nothing; the closer look finds the card again."""
     card = Card.parse(text)
     table, quad = table_with_card(card, 0.9, 25)
-    off = quad + np.array([0.18 * 57, 0.1 * 57], np.float32)
-    off = order_card_corners(cv2.transform(off[None], cv2.getRotationMatrix2D(tuple(float(v) for v in off.mean(axis=0)), 10, 1.0))[0])
+    off = a_fifth_off_and_turned(quad)
     first = recogniser._read_outlines(table, [[off]])
     assert first[0][1] < recogniser.naming_threshold  # without the closer look the card goes unnamed
     again = recogniser._closer_look(table, [([off], 0.8)], first)
     assert again[0][0] == card and again[0][1] >= recogniser.naming_threshold
     assert quad_iou(again[0][2], quad) >= 0.8
+
+
+def test_several_small_cards_outlined_off_are_looked_at_closer_together(recogniser):
+    """Two unnamed cards of one picture: their cut-outs are searched in one run of each detector, and
+    each card is named from its own cut-out."""
+    left, left_quad = table_with_card(Card.parse("8H"), 0.9, 25)
+    right, right_quad = table_with_card(Card.parse("KS"), 0.9, -15)
+    picture = np.concatenate([left, right], axis=1)  # the second card 1000 px to the right
+    right_quad = right_quad + np.array([left.shape[1], 0], np.float32)
+    offs = [a_fifth_off_and_turned(quad) for quad in (left_quad, right_quad)]
+    counting = CountingBatches(recogniser.photo_detector)
+    recogniser_counted = copy.copy(recogniser)
+    recogniser_counted.photo_detector = counting
+    first = recogniser_counted._read_outlines(picture, [[off] for off in offs])
+    assert all(reading[1] < recogniser.naming_threshold for reading in first)
+    again = recogniser_counted._closer_look(picture, [([off], 0.8) for off in offs], first)
+    assert [reading[0] for reading in again] == [Card.parse("8H"), Card.parse("KS")]
+    assert quad_iou(again[1][2], right_quad) >= 0.8
+    assert counting.batches == [2]
+
+
+class CountingBatches(CountingDetector):
+    """The shipped detector, noting how many pictures each of its batched runs took."""
+
+    def __init__(self, detector):
+        super().__init__(detector)
+        self.batches = []
+
+    def detect_many(self, images, image_size=None):
+        self.batches.append(len(images))
+        return self.detector.detect_many(images, image_size)
+
+
+def test_a_batch_of_pictures_finds_what_each_picture_finds_alone(recogniser):
+    pictures = [table_with_card(Card.parse("QD"), 1.2, 20)[0], cv2.rotate(table_with_card(Card.parse("4C"), 1.0, -30)[0], cv2.ROTATE_90_CLOCKWISE)]
+    for detector in (recogniser.detector, recogniser.photo_detector):
+        together = detector.detect_many(pictures)
+        alone = [detector.detect(picture) for picture in pictures]
+        assert [len(found) for found in together] == [len(found) for found in alone] and all(len(found) >= 1 for found in alone)
+        for found_together, found_alone in zip(together, alone):
+            for (quad, score), (quad_alone, score_alone) in zip(found_together, found_alone):
+                assert np.abs(quad - quad_alone).max() < 0.5 and abs(score - score_alone) < 1e-3
+    assert recogniser.photo_detector.detect_many([]) == []
 
 
 def test_a_card_read_surely_gets_no_closer_look(recogniser):
@@ -515,14 +564,16 @@ class PaperFinder:
         contours, _ = cv2.findContours(white, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
         return [(cv2.boxPoints(cv2.minAreaRect(max(contours, key=cv2.contourArea))), 0.9)]
 
+    def detect_many(self, images, image_size=None):
+        return [self.detect(image, image_size) for image in images]
+
 
 def test_cards_found_in_the_picture_turned_a_quarter_are_put_back_where_they_lie():
-    from referee.vision.recogniser import _detect_turned
+    from referee.vision.recogniser import _detect_both_ways
 
     picture = np.zeros((300, 500, 3), np.uint8)
     picture[40:140, 300:370] = 255  # a card 70 px wide, 100 tall, right of centre near the top
-    (quad, score), = _detect_turned(PaperFinder(), picture)
-    (upright, _), = PaperFinder().detect(picture)
+    [(upright, _)], [(quad, score)] = _detect_both_ways(PaperFinder(), picture)
     assert score == 0.9
     assert quad_iou(quad, upright) > 0.95
     assert abs(quad[:, 0].min() - 300) <= 1.5 and abs(quad[:, 1].min() - 40) <= 1.5

@@ -138,8 +138,10 @@ def rectify_card(image: np.ndarray, quad: np.ndarray, px_per_mm: float = 4.0) ->
     return cv2.warpPerspective(image, matrix, size, flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
 
 
-def letterbox(image: np.ndarray, size: int) -> tuple[np.ndarray, float, tuple[float, float]]:
-    """Resize keeping the aspect ratio and pad to size x size with grey 114, centred (as ultralytics does).
+def letterbox(image: np.ndarray, size: int, stride: int | None = None) -> tuple[np.ndarray, float, tuple[float, float]]:
+    """Resize keeping the aspect ratio and pad with grey 114, centred (as ultralytics does): to size x
+    size, or with `stride`, only up to the next multiple of it each way (a 16:9 picture at 256 becomes
+    256 x 160, not 256 x 256 of which 40 % is grey).
 
     Returns the padded image, the scale applied and the (x, y) padding; a point p in the padded image
     is (p - padding) / scale in the original.
@@ -149,9 +151,10 @@ def letterbox(image: np.ndarray, size: int) -> tuple[np.ndarray, float, tuple[fl
     new_width, new_height = int(round(width * scale)), int(round(height * scale))
     interpolation = cv2.INTER_AREA if scale < 1 else cv2.INTER_LINEAR
     resized = cv2.resize(image, (new_width, new_height), interpolation=interpolation) if (new_width, new_height) != (width, height) else image
-    pad_x, pad_y = (size - new_width) / 2, (size - new_height) / 2
+    padded_width, padded_height = (size, size) if stride is None else (-(-new_width // stride) * stride, -(-new_height // stride) * stride)
+    pad_x, pad_y = (padded_width - new_width) / 2, (padded_height - new_height) / 2
     top, left = int(round(pad_y - 0.1)), int(round(pad_x - 0.1))
-    bottom, right = size - new_height - top, size - new_width - left
+    bottom, right = padded_height - new_height - top, padded_width - new_width - left
     padded = cv2.copyMakeBorder(resized, top, bottom, left, right, cv2.BORDER_CONSTANT, value=(114, 114, 114))
     return padded, scale, (float(left), float(top))
 

@@ -116,3 +116,16 @@ def test_a_side_turned_further_than_allowed_is_not_followed():
     gray = drawn_card_on_table(card)
     refined = refine_outline(gray, rough, search=0.15, turn_degrees=5.0)
     assert float(np.linalg.norm(refined - card, axis=1).max()) > 10.0
+
+
+@pytest.mark.parametrize("shape, padded_shape", [((720, 1280), (160, 256)), ((1280, 720), (256, 160)), ((480, 640), (192, 256)),
+                                                 ((256, 256), (256, 256)), ((50, 100), (128, 256))])
+def test_letterbox_to_a_stride_pads_only_to_its_next_multiple_and_maps_points_back(shape, padded_shape):
+    image = np.zeros(shape + (3,), np.uint8)
+    image[shape[0] // 4, shape[1] // 3] = 255  # one bright pixel, found again where the mapping puts it
+    padded, scale, (pad_x, pad_y) = letterbox(image, 256, stride=32)
+    assert padded.shape[:2] == padded_shape
+    assert max(padded.shape[:2]) == 256 and min(pad_x, pad_y) == 0
+    row, col = np.unravel_index(np.argmax(padded[..., 0].astype(int) - 114 * (padded[..., 0] == 114)), padded.shape[:2])
+    assert abs((col - pad_x) / scale - shape[1] // 3) <= 1.5 / scale + 0.5
+    assert abs((row - pad_y) / scale - shape[0] // 4) <= 1.5 / scale + 0.5

@@ -1,6 +1,6 @@
-"""`referee live` on a camera stream: `python -m benchmarks.live_stream [--keep DIR] [--games seed:seconds,...]`.
+"""`referee live` on a camera stream: `python -m benchmarks.live_stream [--keep DIR] [--games seed:seconds[:fps],...]`.
 
-Renders games (30 fps, 720p), serves each as an HTTP MJPEG stream on 127.0.0.1 at real-time pace (as
+Renders games (720p, 30 and 60 fps), serves each as an HTTP MJPEG stream on 127.0.0.1 at real-time pace (as
 a phone camera app serves one), runs `referee live` on it with the shipped models, and scores its log
 against the truth as `benchmarks.referee_accuracy` scores replays: plays found, plays right, median
 touch-time error, the frames the live referee skipped to keep up, and how long the frames that ruled took
@@ -23,27 +23,27 @@ import tempfile
 
 from benchmarks.rendered import render_once
 
-#: (seed, seconds): games the referee was never tuned on (seeds of the referee's suite, 30 fps).
-GAMES = [(1, 16.0), (27, 16.0), (2, 16.0)]
-FPS = 30
+#: (seed, seconds, fps): games the referee was never tuned on (seeds and frame rates of the referee's
+#: suite, `benchmarks.referee_accuracy`, whose renders `--keep` shares).
+GAMES = [(1, 16.0, 30), (27, 16.0, 30), (2, 16.0, 30), (9, 16.0, 30), (6, 12.0, 60), (38, 12.0, 60)]
 #: A play is scored up to this long before the stream ends (the last rulings wait for their piles).
 TAIL_SECONDS = 0.8
 
 
-def run_live(folder: pathlib.Path, events: pathlib.Path) -> tuple[int, str]:
+def run_live(folder: pathlib.Path, events: pathlib.Path, fps: int) -> tuple[int, str]:
     """`referee live` on the game in `folder` served at real-time pace; (exit code, its last stderr line)."""
     from referee.cli.main import main
     from tests.capture.streaming import jpegs_from_video, serve_mjpeg
 
     jpegs = jpegs_from_video(folder / "video.mp4")
     err = io.StringIO()
-    with serve_mjpeg(jpegs, fps=FPS) as url, contextlib.redirect_stderr(err), contextlib.redirect_stdout(io.StringIO()):
+    with serve_mjpeg(jpegs, fps=fps) as url, contextlib.redirect_stderr(err), contextlib.redirect_stdout(io.StringIO()):
         code = main(["live", "--camera", url, "--calibration", str(folder / "corners.json"), "--events", str(events)])
     lines = [line for line in err.getvalue().splitlines() if line.startswith(("stopped", "error"))]
     return code, lines[-1] if lines else ""
 
 
-def score(folder: pathlib.Path, events: pathlib.Path) -> dict:
+def score(folder: pathlib.Path, events: pathlib.Path, fps: int) -> dict:
     from referee.report.compare import compare
     from referee.rules.events import EventType, read_event_log
 
@@ -57,7 +57,7 @@ def score(folder: pathlib.Path, events: pathlib.Path) -> dict:
         "plays": len(result.pairs) + len(result.missed), "found": len(result.pairs), "invented": len(result.extra),
         "all_right": sum(1 for true, seen in result.pairs
                          if all(str(true.get(key)) == str(seen.get(key)) for key in ("player", "card", "legal", "pile") if key in true.details)),
-        "touch_errors_frames": [abs(seen.t - true.t) * FPS for true, seen in result.pairs],
+        "touch_errors_frames": [abs(seen.t - true.t) * fps for true, seen in result.pairs],
         "frames_skipped": sum(int(re.search(r"skipped (\d+) frame", str(event.get("message"))).group(1)) for event in skipped),
         "skipped_at_s": [round(event.t, 2) for event in skipped],
     }
@@ -72,28 +72,34 @@ def ruling_frames(stop_line: str) -> dict | None:
     return dict(zip(("median", "p95", "slowest"), (float(value) for value in found.groups())))
 
 
+def _game(item: str) -> tuple[int, float, int]:
+    """`seed:seconds[:fps]` -> (seed, seconds, fps)."""
+    seed, seconds, *fps = item.split(":")
+    return int(seed), float(seconds), int(fps[0]) if fps else 30
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--games", help="seed:seconds,... instead of the built-in games")
+    parser.add_argument("--games", help="seed:seconds[:fps],... instead of the built-in games (fps 30 unless given)")
     parser.add_argument("--keep", type=pathlib.Path, default=None, help="keep the rendered games here (reused when run again)")
     parser.add_argument("--out", type=pathlib.Path, default=pathlib.Path(__file__).parent / "results" / "live_stream.json")
     args = parser.parse_args()
-    games = [(int(seed), float(seconds)) for seed, seconds in (item.split(":") for item in args.games.split(","))] if args.games else GAMES
+    games = [_game(item) for item in args.games.split(",")] if args.games else GAMES
     with tempfile.TemporaryDirectory() as scratch:
         root = args.keep or pathlib.Path(scratch)
         per_game = {}
-        for seed, seconds in games:
-            folder = root / f"seed{seed}_{FPS}fps_{seconds:g}s"
-            render_once(folder, seed, FPS, seconds)
+        for seed, seconds, fps in games:
+            folder = root / f"seed{seed}_{fps}fps_{seconds:g}s"
+            render_once(folder, seed, fps, seconds)
             events = folder / "live_events.jsonl"
-            code, last_line = run_live(folder, events)
+            code, last_line = run_live(folder, events, fps)
             if code != 0:
                 print(f"seed {seed}: referee live failed: {last_line}", file=sys.stderr)
                 return 1
-            per_game[seed] = score(folder, events)
+            per_game[seed] = {"fps": fps, **score(folder, events, fps)}
             per_game[seed]["ruling_frame_ms"] = ruling_frames(last_line)
             found = per_game[seed]
-            print(f"seed {seed}: {found['found']} of {found['plays']} plays found, {found['invented']} invented, "
+            print(f"seed {seed} ({fps} fps): {found['found']} of {found['plays']} plays found, {found['invented']} invented, "
                   f"{found['all_right']} fully right; {found['frames_skipped']} frames skipped at {found['skipped_at_s']} s; {last_line}")
     plays = sum(game["plays"] for game in per_game.values())
     found = sum(game["found"] for game in per_game.values())

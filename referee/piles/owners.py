@@ -35,10 +35,15 @@ def one_per_hand(visits: list[Visit]) -> list[Visit]:
         if last is not None and last.player == visit.player and visit.touch.t - last.touch.t < SAME_HAND_SECONDS:
             out[-1] = replace(last, frames_in_contact=last.frames_in_contact + visit.frames_in_contact,
                               fronts=last.fronts + visit.fronts, card_seen=last.card_seen or visit.card_seen,
-                              snapshot=visit.snapshot if visit.snapshot is not None else last.snapshot)
+                              **_snapshot_of(visit if visit.snapshot is not None else last))
             continue
         out.append(visit)
     return out
+
+
+def _snapshot_of(visit: Visit) -> dict:
+    """A visit's snapshot with what goes with it (where its top lay, its naming)."""
+    return {"snapshot": visit.snapshot, "snapshot_outline": visit.snapshot_outline, "snapshot_named": visit.snapshot_named}
 
 
 def who_laid_top(visits: Sequence[Visit], frames_holding: Sequence[int], *, holders: set[str],

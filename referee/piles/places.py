@@ -111,9 +111,11 @@ class Visit:
     touch: TouchEstimate | None = None
     last_frame: int = 0
     frames_in_contact: int = 0
-    #: a sharp cut of the place taken as this hand left it (what it had just put down), and its naming
-    #: when started ahead on another thread (a Future of the namer's (card, confidence))
+    #: a sharp cut of the place taken as this hand left it (what it had just put down), where the card on
+    #: top lay in it as the tracker saw it then (4 corners, the cut's pixels; None: not card-shaped), and
+    #: its naming when started ahead on another thread (a Future of the namer's (card, confidence))
     snapshot: object = None
+    snapshot_outline: object = None
     snapshot_named: object = None
     #: (frame, t, path length mm) of the front of the hand, and its signed distance, for the stop fit
     track: list[tuple[int, float, float]] = field(default_factory=list)

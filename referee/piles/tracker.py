@@ -225,8 +225,9 @@ class TableTracker:
             change = tracker.step(view, masks.owned, frame.index, frame.t, self.period, carried, cardlike, masks.boxes, shaded)
             if place.kind == "spit_pile" and len(tracker.finished) > finished_before:
                 crop = self.view.crop(frame.image, tracker.rect, READ_PX_PER_MM)
+                outline = self._top_outline(tracker, view, cardlike)
                 for visit in tracker.finished[finished_before:]:
-                    visit.snapshot = crop
+                    visit.snapshot, visit.snapshot_outline = crop, outline
                 snapshots += self._snapshots_to_name(tracker)
             if change is not None:
                 changes.append((place, change))
@@ -471,7 +472,7 @@ class TableTracker:
         places, which the rulings wait for first."""
         for visit in visits:  # each once: a visit named already is left
             if visit.snapshot_named is None:
-                visit.snapshot_named = self._reader_pool().submit(self._name_snapshot, visit.snapshot)
+                visit.snapshot_named = self._reader_pool().submit(self._name_snapshot, visit.snapshot, visit.snapshot_outline)
 
     def _read_settled(self, place: Place, change: PlaceChange, frame: Frame) -> Reading:
         """`_read` of a place that settled: the reading made when it began to settle (`_foresee`), where it
@@ -615,15 +616,25 @@ class TableTracker:
     def _snapshot_card(self, visit: Visit):
         if visit.snapshot is None:
             return None, 0.0
-        card, confidence = visit.snapshot_named.result() if visit.snapshot_named is not None else self._name_snapshot(visit.snapshot)
+        card, confidence = (visit.snapshot_named.result() if visit.snapshot_named is not None
+                            else self._name_snapshot(visit.snapshot, visit.snapshot_outline))
         return card, float(confidence)
 
-    def _name_snapshot(self, snapshot: np.ndarray) -> tuple:
-        """The card on top in a hand's snapshot of a pile: a pile view at READ_PX_PER_MM, searched as one."""
+    def _name_snapshot(self, snapshot: np.ndarray, outline: np.ndarray | None = None) -> tuple:
+        """The card on top in a hand's snapshot of a pile: a pile view at READ_PX_PER_MM, read first where
+        the tracker saw the top card lie (`outline`), else searched."""
         if hasattr(self.namer, "read_top_card"):
-            read = self.namer.read_top_card(snapshot, px_per_mm=READ_PX_PER_MM)
+            read = self.namer.read_top_card(snapshot, px_per_mm=READ_PX_PER_MM, outline=outline)
             return read.card, read.confidence
         return self.namer.name_top_card(snapshot)
+
+    @staticmethod
+    def _top_outline(tracker: PlaceTracker, view: np.ndarray, cardlike: np.ndarray) -> np.ndarray | None:
+        """Where the card on top of a place lies as it would settle on `view` now, in the pixels of its cut
+        at READ_PX_PER_MM; None when what changed there is not card-shaped."""
+        _, footprint = tracker.foresee(view, cardlike)
+        corners = tracker.card_corners_mm(footprint)
+        return None if corners is None else TableView.in_crop(corners, tracker.rect, READ_PX_PER_MM).astype(np.float32)
 
     def _table_state(self, frame: Frame) -> list[Sighting]:
         stocks_empty = all(self.readings[place].empty for place in self.places if place.kind == "stock")

@@ -27,6 +27,16 @@ def test_one_hand_touching_a_pile_twice_in_a_blink_laid_one_card():
     assert visits[0].frames_in_contact == 4
 
 
+def test_one_hand_touching_a_pile_twice_keeps_its_last_snapshot_with_its_outline_and_naming():
+    first, second = _visit("A", 2.158), _visit("A", 2.19)
+    first.snapshot, first.snapshot_outline, first.snapshot_named = "cut 1", "outline 1", "naming 1"
+    second.snapshot, second.snapshot_outline, second.snapshot_named = "cut 2", "outline 2", "naming 2"
+    (visit,) = one_per_hand([first, second])
+    assert (visit.snapshot, visit.snapshot_outline, visit.snapshot_named) == ("cut 2", "outline 2", "naming 2")
+    (visit,) = one_per_hand([second, _visit("A", 2.22)])  # the later touch took no snapshot: the first's stands
+    assert (visit.snapshot, visit.snapshot_outline, visit.snapshot_named) == ("cut 2", "outline 2", "naming 2")
+
+
 @pytest.mark.parametrize("gap, visits_left", [(SAME_HAND_SECONDS - 0.01, 1), (SAME_HAND_SECONDS + 0.01, 2)])
 def test_two_touches_of_one_hand_further_apart_are_two_cards(gap, visits_left):
     assert len(one_per_hand([_visit("B", 1.0), _visit("B", 1.0 + gap)])) == visits_left

@@ -529,6 +529,49 @@ def test_a_live_tracker_names_the_snapshots_of_two_hands_on_one_pile_ahead_with_
     assert not any(on_main) if ahead else all(on_main)
 
 
+class OutlineNamer(ColourNamer):
+    """A namer that reads a pile view where it is told the top card lies (as the shipped recogniser reads
+    a known outline first); notes each snapshot's outline (asked with no frame) and what it named."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.snapshots: list[tuple[np.ndarray | None, str]] = []
+
+    def read_top_card(self, image, px_per_mm=None, outline=None, whole_card=False):
+        card, confidence = self.name_top_card(image)
+        self.snapshots.append((outline, str(card)))
+        return TopCardReading(card, confidence, ((card, confidence),) if card is not None else ())
+
+    def name_top_card_in(self, frame, rect, image, outline=None):
+        return self.name_top_card(image)
+
+
+@pytest.mark.parametrize("ahead", [False, True])
+def test_a_hand_s_snapshot_is_read_where_the_card_it_laid_lay_as_it_left(ahead):
+    """The snapshot of a hand whose card was covered comes with the outline the tracker saw its card in as
+    the hand left, so that it is read there (a few ms) rather than searched (30-40 ms, while the ruling
+    of the spits waits for it)."""
+    table = laid_out()
+    first = table.play("B", Card.parse("10H"), LAYOUT.stock_centre("B", 3), LAYOUT.spit_pile_centre(1), t_touch=1.0)
+    table.play("A", Card.parse("JH"), LAYOUT.stock_centre("A", 3), first.final, t_touch=1.04)
+    view = TableView(PlainCalibration(), (800, 600), 0.5, IMAGE_SIZE)
+    namer = OutlineNamer()
+    tracker = TableTracker(view, namer, fps=FPS, read_ahead=ahead)
+    rng = np.random.default_rng(1)
+    found = []
+    for index in range(int(2.5 * FPS)):
+        found += [s for s in tracker.step(Frame(index, index / FPS, table.frame(index / FPS, rng))) if isinstance(s, Arrival)]
+    assert sorted((a.player, str(a.card)) for a in found) == [("A", "JH"), ("B", "10H")]
+    pile = tracker.places[Place("spit_pile", 1)].rect
+    centre = TableView.in_crop(np.array([first.final]), pile, READ_PX_PER_MM)[0]
+    outlines = [outline for outline, card in namer.snapshots if outline is not None]
+    assert outlines, "a snapshot was read with the outline of the card on top as its hand left"
+    for outline in outlines:
+        sides = np.linalg.norm(np.roll(outline, -1, axis=0) - outline, axis=1) / READ_PX_PER_MM
+        assert sorted(sides.round()) == pytest.approx([63, 63, 88, 88], abs=8)  # a whole card, mm
+        assert np.linalg.norm(outline.mean(axis=0) - centre) < 10 * READ_PX_PER_MM  # on the pile where it was laid
+
+
 @pytest.mark.parametrize("ahead", [False, True])
 def test_the_stocks_looked_at_again_as_the_table_goes_quiet_are_read_before_it_ahead_on_a_reader_when_live(ahead):
     """B's fifth stock lies face down: read again as the table goes quiet, from a frame just before the

@@ -529,7 +529,7 @@ def test_a_live_tracker_names_the_snapshots_of_two_hands_on_one_pile_ahead_with_
     assert not any(on_main) if ahead else all(on_main)
 
 
-class OutlineNamer(ColourNamer):
+class SnapshotNamer(ColourNamer):
     """A namer that reads a pile view where it is told the top card lies (as the shipped recogniser reads
     a known outline first); notes each snapshot's outline (asked with no frame) and what it named."""
 
@@ -555,7 +555,7 @@ def test_a_hand_s_snapshot_is_read_where_the_card_it_laid_lay_as_it_left(ahead):
     first = table.play("B", Card.parse("10H"), LAYOUT.stock_centre("B", 3), LAYOUT.spit_pile_centre(1), t_touch=1.0)
     table.play("A", Card.parse("JH"), LAYOUT.stock_centre("A", 3), first.final, t_touch=1.04)
     view = TableView(PlainCalibration(), (800, 600), 0.5, IMAGE_SIZE)
-    namer = OutlineNamer()
+    namer = SnapshotNamer()
     tracker = TableTracker(view, namer, fps=FPS, read_ahead=ahead)
     rng = np.random.default_rng(1)
     found = []

@@ -346,21 +346,21 @@ class OnnxCardRecogniser:
         return readings
 
     def _outlines_close_up(self, image: np.ndarray, quads: list[np.ndarray]) -> list[list[np.ndarray]]:
-        """For each of `quads`, each detector's outline (image pixels) most like it in a square cut-out
+        """For each of `quads`, the photo detector's outline (image pixels) most like it in a square cut-out
         around it, CLOSER_LOOK_SPAN times its length, searched at PILE_DETECTOR_SIZE; all the cut-outs
-        searched in one run of each detector."""
+        searched in one run. (The table's detector searched them too until session 24: without it the
+        real photos read the same, the rendered scenes one card more, 96.3 -> 96.9 % rank, in less time.)"""
         cuts = []
         for quad in quads:
             span = CLOSER_LOOK_SPAN * float(max(np.linalg.norm(quad[0] - quad[2]), np.linalg.norm(quad[1] - quad[3])))
             cuts.append(_cut_out(image, quad.mean(axis=0) - span / 2, span, CLOSER_LOOK_MAX_PX))
         searched = [number for number, (cut, _, _) in enumerate(cuts) if cut is not None]
         outlines: list[list[np.ndarray]] = [[] for _ in quads]
-        for detector in dict.fromkeys((self.detector, self.photo_detector)):  # each once
-            found = detector.detect_many([cuts[number][0] for number in searched], PILE_DETECTOR_SIZE)
-            for number, detected in zip(searched, found):
-                _, origin, scale = cuts[number]
-                seen = [(quad_iou(outline / scale + origin, quads[number]), outline / scale + origin) for outline, _ in detected]
-                outlines[number] += [outline for overlap, outline in sorted(seen, key=lambda item: -item[0]) if overlap >= 0.3][:1]
+        found = self.photo_detector.detect_many([cuts[number][0] for number in searched], PILE_DETECTOR_SIZE)
+        for number, detected in zip(searched, found):
+            _, origin, scale = cuts[number]
+            seen = [(quad_iou(outline / scale + origin, quads[number]), outline / scale + origin) for outline, _ in detected]
+            outlines[number] += [outline for overlap, outline in sorted(seen, key=lambda item: -item[0]) if overlap >= 0.3][:1]
         return outlines
 
     def _second_look(self, image: np.ndarray, readings: list) -> list:

@@ -44,14 +44,18 @@ def run_live(folder: pathlib.Path, events: pathlib.Path, fps: int) -> tuple[int,
 
 
 def score(folder: pathlib.Path, events: pathlib.Path, fps: int) -> dict:
-    from referee.report.compare import compare
+    from referee.report.compare import MATCH_SECONDS, compare
     from referee.rules.events import EventType, read_event_log
 
     truth = read_event_log(str(folder / "truth.jsonl"))
     found = read_event_log(str(events))
     end = max([event.t for event in found] + [0.0])
-    ruled = [event for event in found if event.t <= end - TAIL_SECONDS]
+    # the plays up to the window's end, each matched with its ruling even where that is dated a few ms
+    # past it (a play 15 ms before the window closed, ruled 15 ms after it, is not missed); a ruling past
+    # the window matching no play there is not counted as invented
+    ruled = [event for event in found if event.t <= end - TAIL_SECONDS + MATCH_SECONDS]
     result = compare([event for event in truth if event.t <= end - TAIL_SECONDS], ruled)
+    result.extra = [event for event in result.extra if event.t <= end - TAIL_SECONDS]
     skipped = [event for event in found if event.type is EventType.NOTICE and event.get("kind") == "skipped"]
     return {
         "plays": len(result.pairs) + len(result.missed), "found": len(result.pairs), "invented": len(result.extra),

@@ -347,9 +347,9 @@ class OnnxCardRecogniser:
 
     def _outlines_close_up(self, image: np.ndarray, quads: list[np.ndarray]) -> list[list[np.ndarray]]:
         """For each of `quads`, the photo detector's outline (image pixels) most like it in a square cut-out
-        around it, CLOSER_LOOK_SPAN times its length, searched at PILE_DETECTOR_SIZE; all the cut-outs
-        searched in one run. (The table's detector searched them too until session 24: without it the
-        real photos read the same, the rendered scenes one card more, 96.3 -> 96.9 % rank, in less time.)"""
+        around it, CLOSER_LOOK_SPAN times its length, searched at PILE_DETECTOR_SIZE (none, or one); all the
+        cut-outs searched in one run. (The table's detector searched them too until session 24: without it
+        the real photos read the same, the rendered scenes one card more, 96.3 -> 96.9 % rank, in less time.)"""
         cuts = []
         for quad in quads:
             span = CLOSER_LOOK_SPAN * float(max(np.linalg.norm(quad[0] - quad[2]), np.linalg.norm(quad[1] - quad[3])))
@@ -360,7 +360,7 @@ class OnnxCardRecogniser:
         for number, detected in zip(searched, found):
             _, origin, scale = cuts[number]
             seen = [(quad_iou(outline / scale + origin, quads[number]), outline / scale + origin) for outline, _ in detected]
-            outlines[number] += [outline for overlap, outline in sorted(seen, key=lambda item: -item[0]) if overlap >= 0.3][:1]
+            outlines[number] = [outline for overlap, outline in sorted(seen, key=lambda item: -item[0]) if overlap >= 0.3][:1]
         return outlines
 
     def _second_look(self, image: np.ndarray, readings: list) -> list:

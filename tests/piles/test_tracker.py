@@ -503,21 +503,28 @@ def test_a_settling_pile_is_read_from_its_first_still_frame_ahead_on_a_reader_wh
     assert (thread != threading.main_thread().name) == ahead
 
 
+def two_hands_on_one_pile(namer, read_ahead: bool):
+    """B lays 10H on spit pile 1 and A lays JH on it 40 ms later, before it settles: (the arrivals seen,
+    the tracker, B's move)."""
+    table = laid_out()
+    first = table.play("B", Card.parse("10H"), LAYOUT.stock_centre("B", 3), LAYOUT.spit_pile_centre(1), t_touch=1.0)
+    table.play("A", Card.parse("JH"), LAYOUT.stock_centre("A", 3), first.final, t_touch=1.04)
+    view = TableView(PlainCalibration(), (800, 600), 0.5, IMAGE_SIZE)
+    tracker = TableTracker(view, namer, fps=FPS, read_ahead=read_ahead)
+    rng = np.random.default_rng(1)
+    found = []
+    for index in range(int(2.5 * FPS)):
+        found += [s for s in tracker.step(Frame(index, index / FPS, table.frame(index / FPS, rng))) if isinstance(s, Arrival)]
+    return found, tracker, first
+
+
 @pytest.mark.parametrize("ahead", [False, True])
 def test_a_live_tracker_names_the_snapshots_of_two_hands_on_one_pile_ahead_with_the_same_rulings(ahead):
     """Two hands on one pile: the hand whose card was covered is named by its snapshot. Live, every such
     snapshot is named on a reader as the pile begins to settle; the rulings are those of a replay."""
     def arrivals(read_ahead):
-        table = laid_out()
-        first = table.play("B", Card.parse("10H"), LAYOUT.stock_centre("B", 3), LAYOUT.spit_pile_centre(1), t_touch=1.0)
-        table.play("A", Card.parse("JH"), LAYOUT.stock_centre("A", 3), first.final, t_touch=1.04)
-        view = TableView(PlainCalibration(), (800, 600), 0.5, IMAGE_SIZE)
         namer = AskedNamer()
-        tracker = TableTracker(view, namer, fps=FPS, read_ahead=read_ahead)
-        rng = np.random.default_rng(1)
-        found = []
-        for index in range(int(2.5 * FPS)):
-            found += [s for s in tracker.step(Frame(index, index / FPS, table.frame(index / FPS, rng))) if isinstance(s, Arrival)]
+        found, _, _ = two_hands_on_one_pile(namer, read_ahead)
         snapshot_threads = [thread for frame, rect, thread, card in namer.asked if frame is None]
         return [(a.player, str(a.card), a.t, a.frame) for a in found], snapshot_threads
 
@@ -551,16 +558,8 @@ def test_a_hand_s_snapshot_is_read_where_the_card_it_laid_lay_as_it_left(ahead):
     """The snapshot of a hand whose card was covered comes with the outline the tracker saw its card in as
     the hand left, so that it is read there (a few ms) rather than searched (30-40 ms, while the ruling
     of the spits waits for it)."""
-    table = laid_out()
-    first = table.play("B", Card.parse("10H"), LAYOUT.stock_centre("B", 3), LAYOUT.spit_pile_centre(1), t_touch=1.0)
-    table.play("A", Card.parse("JH"), LAYOUT.stock_centre("A", 3), first.final, t_touch=1.04)
-    view = TableView(PlainCalibration(), (800, 600), 0.5, IMAGE_SIZE)
     namer = SnapshotNamer()
-    tracker = TableTracker(view, namer, fps=FPS, read_ahead=ahead)
-    rng = np.random.default_rng(1)
-    found = []
-    for index in range(int(2.5 * FPS)):
-        found += [s for s in tracker.step(Frame(index, index / FPS, table.frame(index / FPS, rng))) if isinstance(s, Arrival)]
+    found, tracker, first = two_hands_on_one_pile(namer, ahead)
     assert sorted((a.player, str(a.card)) for a in found) == [("A", "JH"), ("B", "10H")]
     pile = tracker.places[Place("spit_pile", 1)].rect
     centre = TableView.in_crop(np.array([first.final]), pile, READ_PX_PER_MM)[0]

@@ -10,7 +10,9 @@ judged then.
 Where the first frame did not show a card on a pile (hands over it), or a hand was already at the pile
 (the table model starts from the first frame, hands and all, and sees them only as they move off: that
 touch is the hand moving, not the card landing timed), what was laid there before the layout is taken
-as part of it, as a layout read later would. When the first frame showed no stock card that could be
+as part of it, as a layout read later would. But a pile the first frame showed something on that could
+not be named (a blurred pip card), seen lying still with no hand at it before the first card was laid
+there, keeps its top unknown: that card is a play on it, which the rules take as legal, and say so. When the first frame showed no stock card that could be
 played, nor could a card seen laid by then, the table looked stalled (`LayoutRead.looked_stalled`): a
 card laid before the layout that fits no top is then a spit (the rules take it so; one that fits is a
 play of a card held as the clip began).
@@ -47,6 +49,15 @@ class Opening:
         self.laid_over: set[int] = set()  # spit piles the layout takes as they are, what was laid before included
         self.forgotten: set[int] = set()  # ... and of those, the ones whose cards laid before are not ruled later
         self.kept: set[int] = set()       # spit piles the layout keeps as the first frame showed them
+        self.untouched: set[int] = set()  # spit piles seen lying still before any hand touched them
+        self._touched: set[int] = set()
+
+    def saw_settle(self, pile: int, touched: bool) -> None:
+        """Spit pile `pile` settled, after a hand touched it or not."""
+        if touched:
+            self._touched.add(pile)
+        elif pile not in self._touched:
+            self.untouched.add(pile)
 
     def hand_there(self, t: float) -> bool:
         return t < self.t + HAND_THERE_FRAMES * self.period
@@ -58,9 +69,14 @@ class Opening:
         laid_on = {arrival.pile for arrival in self.early} | set(touched)
         self.forgotten = {index for index, t in touched.items() if self.hand_there(t)} | {
             arrival.pile for arrival in self.early if self.hand_there(arrival.t)}
-        self.laid_over = {index for index in laid_on if self.first[Place("spit_pile", index)].card is None} | self.forgotten
+        self.laid_over = {index for index in laid_on if self.first[Place("spit_pile", index)].card is None
+                          and not self._unnamed_untouched(index)} | self.forgotten
         self.kept = laid_on - self.laid_over
         return self.kept
+
+    def _unnamed_untouched(self, pile: int) -> bool:
+        """The first frame showed something on `pile` it could not name, and it lay still, untouched, after."""
+        return self.first[Place("spit_pile", pile)].face_down and pile in self.untouched
 
     def stalled(self) -> bool:
         """No stock top the first frame showed could be played on a spit pile top it showed (the stocks

@@ -279,6 +279,9 @@ class TableTracker:
             self._first_look = (frame.image, self.last_view)  # its stocks are read if cards are laid before the layout
         laid = [(place, change) for place, change in changes
                 if place.kind == "spit_pile" and any(visit.touch is not None for visit in change.visits)]
+        for place, change in changes:
+            if place.kind == "spit_pile":
+                self.opening.saw_settle(place.index, bool(change.visits))
         self.opening.early.extend(sighting for sighting in self._judge(laid, frame) if isinstance(sighting, Arrival))
         settled = all(tracker.settled_crop is not None for tracker in self.places.values())
         if not settled and frame.t - self.opening.t < START_WAIT_SECONDS:

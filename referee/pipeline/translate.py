@@ -188,7 +188,7 @@ class Translator:
                                  unknown_piles=unknown, counts_at_least=True, frame=sighting.frame)
         note = None
         if unknown:
-            read = ", ".join(f"spit pile {index} ({piles[index]})" for index in unknown)
+            read = ", ".join(f"spit pile {index} ({'a card there not named' if piles[index].face_down else 'nothing seen there'})" for index in unknown)
             note = f"clip starts mid-game and the top of {read} could not be read; refereeing on with it unknown"
         return [observation], note
 

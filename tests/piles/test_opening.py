@@ -78,6 +78,25 @@ def test_a_pile_the_first_frame_showed_no_card_on_is_read_as_the_layout_finds_it
     assert start.keep(still) == still
 
 
+UNNAMED = Reading(None, face_down=True)  # a card the first frame showed and could not name (a blurred 3D)
+
+
+@pytest.mark.parametrize("settled_untouched", [True, False])
+def test_a_pile_the_first_frame_could_not_name_keeps_its_top_unknown_once_seen_lying_untouched(settled_untouched):
+    start = opening(pile0=UNNAMED)
+    if settled_untouched:
+        start.saw_settle(0, touched=False)  # it lay still with no hand at it ...
+    start.saw_settle(0, touched=True)       # ... before the 5S was laid on it
+    start.saw_settle(0, touched=False)      # (lying still after a touch says nothing of the first frame)
+    start.early.append(arrival(0.4, 0, "A", "5S"))
+    assert start.laid_on({}) == ({0} if settled_untouched else set())
+    read, early, _ = start.read(layout(), {})
+    if settled_untouched:  # the 5S is a play on a top nobody could name
+        assert read.piles[0] == UNNAMED and [str(a.card) for a in early] == ["5S"]
+    else:  # a hand may have been over it in the first frame: the layout takes what was laid
+        assert str(read.piles[0]) == "5S" and early == []
+
+
 @pytest.mark.parametrize("laid, confidence, named", [
     ("5?", 0.3, "5S"),    # rank only: the one 5 that left A's stocks
     ("5C", 0.4, "5S"),    # unsure

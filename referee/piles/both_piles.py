@@ -26,6 +26,10 @@ class HeldPiles:
     def __bool__(self) -> bool:
         return bool(self._held)
 
+    def changes(self) -> list[tuple[Place, PlaceChange]]:
+        """The held piles' changes."""
+        return [(place, change) for place, (change, _) in self._held.items()]
+
     def touches(self) -> list[tuple[int, float]]:
         """(spit pile, touch time) of the touches on held piles (not ruled yet)."""
         return [(place.index, visit.touch.t) for place, (change, _) in self._held.items()

@@ -28,8 +28,12 @@ from referee.piles.sightings import Arrival, LayoutRead, PileTouched, Sighting
 from referee.piles.zones import Place
 from referee.rules.cards import Card, can_play_on
 
-#: A touch on a spit pile within this many frames of the video's first is a hand that was there already.
+#: A touch on a spit pile within this many frames of the video's first is a hand that was there already ...
 HAND_THERE_FRAMES = 3
+#: ... when that hand was first seen within this many mm of the pile's top card. One first seen further
+#: off came in view of the camera: an arm reaching across to the other pile at the opening spits, or a hand
+#: from afar laying its card, is timed as any other.
+HAND_THERE_MM = 20.0
 #: A stock top the first frame showed counts as having left when read at least this surely, with its suit.
 SURE_FIRST_LOOK = 0.6
 #: A card laid before the layout was read, named less surely than this (or without its suit), takes the
@@ -40,8 +44,9 @@ NAMED_BY_ITS_STOCK_BELOW = 0.6
 class Opening:
     """The first frame's readings, and the cards seen laid until the opening layout is read."""
 
-    def __init__(self, t: float, period: float, first: dict[Place, Reading]) -> None:
+    def __init__(self, t: float, period: float, first: dict[Place, Reading], first_frame: int = 0) -> None:
         self.t = t                    # the first frame's time
+        self.first_frame = first_frame
         self.period = period
         self.first = first            # every place as the first frame showed it
         self.early: list[Arrival] = []
@@ -50,6 +55,7 @@ class Opening:
         self.forgotten: set[int] = set()  # ... and of those, the ones whose cards laid before are not ruled later
         self.kept: set[int] = set()       # spit piles the layout keeps as the first frame showed them
         self.untouched: set[int] = set()  # spit piles seen lying still before any hand touched them
+        self.hands_at: set[int] = set()   # spit piles a hand was at as the video began
         self._touched: set[int] = set()
 
     def saw_settle(self, pile: int, touched: bool) -> None:
@@ -59,16 +65,22 @@ class Opening:
         elif pile not in self._touched:
             self.untouched.add(pile)
 
-    def hand_there(self, t: float) -> bool:
-        return t < self.t + HAND_THERE_FRAMES * self.period
+    def saw_hand(self, pile: int, frame: int, distance_mm: float) -> None:
+        """A hand first seen near spit pile `pile` in `frame`, `distance_mm` from its top card."""
+        if frame - self.first_frame < HAND_THERE_FRAMES and distance_mm <= HAND_THERE_MM:
+            self.hands_at.add(pile)
+
+    def hand_there(self, t: float, pile: int) -> bool:
+        """A touch of `pile` at `t` is a hand that was there already as the video began."""
+        return pile in self.hands_at and t < self.t + HAND_THERE_FRAMES * self.period
 
     def laid_on(self, touched: dict[int, float]) -> set[int]:
         """The spit piles cards were laid on before the layout is read, to be ruled after it (the layout
         keeps what the tracker knows of them; the rest, `laid_over`, are read as they are now).
         `touched`: per spit pile, the first touch not judged yet (a hand still there, a card covered)."""
         laid_on = {arrival.pile for arrival in self.early} | set(touched)
-        self.forgotten = {index for index, t in touched.items() if self.hand_there(t)} | {
-            arrival.pile for arrival in self.early if self.hand_there(arrival.t)}
+        self.forgotten = {index for index, t in touched.items() if self.hand_there(t, index)} | {
+            arrival.pile for arrival in self.early if self.hand_there(arrival.t, arrival.pile)}
         self.laid_over = {index for index in laid_on if self.first[Place("spit_pile", index)].card is None
                           and not self._unnamed_untouched(index)} | self.forgotten
         self.kept = laid_on - self.laid_over
@@ -84,7 +96,7 @@ class Opening:
         picked up before the clip began)."""
         tops = [self.first[Place("spit_pile", index)].card for index in (0, 1)]
         stocks = [reading.card for place, reading in self.first.items() if place.kind == "stock" and reading.card is not None]
-        laid = [arrival.card for arrival in self.early if arrival.card is not None and not self.hand_there(arrival.t)]
+        laid = [arrival.card for arrival in self.early if arrival.card is not None and not self.hand_there(arrival.t, arrival.pile)]
         return all(top is not None for top in tops) and not any(
             can_play_on(card, top) for card in stocks + laid for top in tops)
 

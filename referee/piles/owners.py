@@ -20,6 +20,9 @@ SAME_HAND_SECONDS = 0.3
 #: Both piles settling together with both hands' touches within this span (s) are two cards laid at
 #: once, one by each player (a hand lays one card at a time).
 JOINT_SECONDS = 0.3
+#: A hand that touched the other spit pile this soon (s) after touching this one was reaching across to it
+#: (its arm passed over this pile), when another hand touched this pile too.
+REACHING_ON_SECONDS = 0.35
 #: When both piles were laid at once, the stock holding the card read names who laid it, over where each
 #: hand reached last, only when the card is read at least this surely: spit cards come from the hand, on
 #: no stock, and an unsure reading of one may match any stock top.
@@ -47,23 +50,40 @@ def _snapshot_of(visit: Visit) -> dict:
 
 
 def who_laid_top(visits: Sequence[Visit], frames_holding: Sequence[int], *, holders: set[str],
-                 joint_owner: str | None, sure: float = 1.0) -> int:
+                 joint_owner: str | None, sure: float = 1.0, reached_on: Sequence[bool] = ()) -> int:
     """Which of `visits` (in touch order) laid the card now on top. `frames_holding`: for each visit,
     the frames its hand's front lay over the new card; `holders`: players from whose stock the card
     came; `joint_owner`: the player given this pile when both piles were laid at once (see joint_owners);
-    `sure`: how surely the card was read (a joint owner's stock must hold a card read JOINT_HOLDER_SURE).
+    `sure`: how surely the card was read (a joint owner's stock must hold a card read JOINT_HOLDER_SURE);
+    `reached_on`: for each visit, whether its hand went on to touch the other spit pile
+    (`reaching_on`).
 
     In order: the hand whose stock the card was on top of, when only one of them had it; the joint
-    owner; a hand's later card lies over its earlier one; the card was put there by the hand that held
-    it there (an arm passing over the pile on its way to the other one does not); the longer contact;
-    the later touch."""
+    owner; a hand that did not reach on to the other pile; a hand's later card lies over its earlier
+    one; the card was put there by the hand that held it there (an arm passing over the pile on its way
+    to the other one does not); the longer contact; the later touch."""
     stock_owner = next(iter(holders)) if len(holders) == 1 and (joint_owner is None or sure >= JOINT_HOLDER_SURE) else None
     last_of_hand = {visit.player: number for number, visit in enumerate(visits)}
+    passing = list(reached_on) or [False] * len(visits)
     return max(range(len(visits)), key=lambda number: (visits[number].player == stock_owner,
                                                        visits[number].player == joint_owner,
+                                                       not passing[number],
                                                        last_of_hand[visits[number].player] == number,
                                                        frames_holding[number],
                                                        visits[number].frames_in_contact, number))
+
+
+def reaching_on(visits: Sequence[Visit], other_pile_touches: Sequence[tuple[str, float]]) -> list[bool]:
+    """For each of `visits` (one pile's, in touch order), whether its hand touched the other spit pile
+    (`other_pile_touches`: (player, time) of its touches) within REACHING_ON_SECONDS after touching this
+    one, while another player's hand touched this pile too: an arm reaching across (the opening spits'
+    crossed arms, caught apart when the first frame held an arm that keeps one pile busy); the other
+    hand laid this pile's card."""
+    players = {visit.player for visit in visits}
+    if len(players) < 2:
+        return [False] * len(visits)
+    return [any(player == visit.player and 0 < t - visit.touch.t <= REACHING_ON_SECONDS for player, t in other_pile_touches)
+            for visit in visits]
 
 
 def unseen_joint_owner(visits: Sequence[Visit], joint_owner: str | None) -> str | None:

@@ -33,7 +33,7 @@ from referee.piles.covered import RESOLVE_SECONDS, STOCK_WAIT_SECONDS, CoveredCa
 from referee.piles.hands import PLAYERS, HandTracker
 from referee.piles.layout_fit import MOVE_MM, fit_layout
 from referee.piles.opening import Opening
-from referee.piles.owners import joint_owners, one_per_hand, unseen_joint_owner, who_laid_top
+from referee.piles.owners import REACHING_ON_SECONDS, joint_owners, one_per_hand, reaching_on, unseen_joint_owner, who_laid_top
 from referee.piles.places import APPROACH_MARGIN_MM, SETTLE_FRAMES, PlaceChange, PlaceTracker, Visit
 from referee.piles.quiet import QUIET_SECONDS, QuietTable
 from referee.piles.reading import MIN_CONFIDENCE, Reading, TableColour, TopCardNamer, card_coloured, card_gone, namer_at, read_place
@@ -123,6 +123,8 @@ class TableTracker:
         self.covered = CoveredCards()   # arrivals hidden under a later card, waiting to be named by the stock card that left
         self.quiet = QuietTable()
         self._retries: dict[Place, tuple[list[Visit], int, str | None]] = {}  # new tops not read yet: visits, tries, owner
+        self._judged_touches: list[tuple[int, str, float]] = []  # (spit pile, player, t) of the touches judged lately
+        self._judging: list[tuple[Place, PlaceChange]] = []  # the spit piles being judged this frame
         self._last_frame: Frame | None = None
         self.held = HeldPiles()   # settled spit piles waiting for the other to settle
         self._layout_read_at: dict[Place, int] = {}  # the frame each place was last read in with a layout
@@ -268,13 +270,14 @@ class TableTracker:
         """What the places that settled this frame show (spit piles judged together, see `HeldPiles`)."""
         changes = self.held.judge_together(changes, {place for place in SPIT_PILES if self._busy(place)})
         owners = joint_owners(changes, self.places)
+        self._judging = [(place, change) for place, change in changes if place.kind == "spit_pile"]
         return [sighting for place, change in changes for sighting in self._interpret(place, change, frame, owners.get(place))]
 
     def _opening(self, frame: Frame, changes: list[tuple[Place, PlaceChange]]) -> list[Sighting]:
         """The first frames, until every place has been still (or START_WAIT_SECONDS): the layout is read
         then, and the cards seen laid on the spit piles before it are ruled after it (see `opening`)."""
         if self.opening is None:
-            self.opening = Opening(frame.t, self.period, self._read_all(SPIT_PILES, frame.image))
+            self.opening = Opening(frame.t, self.period, self._read_all(SPIT_PILES, frame.image), frame.index)
             self.readings.update(self.opening.first)
             self._first_look = (frame.image, self.last_view)  # its stocks are read if cards are laid before the layout
         laid = [(place, change) for place, change in changes
@@ -282,6 +285,10 @@ class TableTracker:
         for place, change in changes:
             if place.kind == "spit_pile":
                 self.opening.saw_settle(place.index, bool(change.visits))
+        for place in SPIT_PILES:
+            for visit in self.places[place].visits.values():
+                if visit.first_frame == frame.index and visit.samples:
+                    self.opening.saw_hand(place.index, frame.index, visit.samples[0][2])
         self.opening.early.extend(sighting for sighting in self._judge(laid, frame) if isinstance(sighting, Arrival))
         settled = all(tracker.settled_crop is not None for tracker in self.places.values())
         if not settled and frame.t - self.opening.t < START_WAIT_SECONDS:
@@ -553,6 +560,8 @@ class TableTracker:
             visits = sorted(retry[0] + visits, key=lambda visit: visit.touch.t)
             owner_player = owner_player or retry[2]
         visits = one_per_hand(visits)
+        self._judged_touches = [touch for touch in self._judged_touches if touch[2] >= frame.t - 2 * REACHING_ON_SECONDS - 1.0] + [
+            (place.index, visit.player, visit.touch.t) for visit in visits]
         previous = self.readings[place]
         # a card laid square on a like card (6C on 7S) changes few pixels: a hand that touched the pile is
         # reason enough to read it again
@@ -590,7 +599,8 @@ class TableTracker:
                    if slot.kind == "stock" and read.card is not None and read.card == reading.card}
         holders |= self.covered.left_stock_by(reading.card)
         holding = [self.places[place].frames_holding(visit, change.footprint) for visit in visits]
-        owner = who_laid_top(visits, holding, holders=holders, joint_owner=owner_player, sure=reading.confidence)
+        passing = reaching_on(visits, self._touches_at(1 - place.index))
+        owner = who_laid_top(visits, holding, holders=holders, joint_owner=owner_player, sure=reading.confidence, reached_on=passing)
         unseen_owner = unseen_joint_owner(visits, owner_player)  # its card, timed by the touches seen here
         for number, visit in enumerate(visits):
             if number == owner:
@@ -602,6 +612,8 @@ class TableTracker:
                               arm=None if unseen_owner is not None else _arm_offset(visit),
                               rest=None if rest is None else (rest.t, rest.frame, rest.error))
                 continue
+            if passing[number]:
+                continue  # an arm reaching across to the other pile: its card lies there
             # covered by a later card: the card is the one that left this player's stock
             card, confidence = self._snapshot_card(visit)
             if (card is not None and card == previous.card and confidence >= MIN_CONFIDENCE
@@ -615,6 +627,15 @@ class TableTracker:
             self.covered.cover(Arrival(visit.touch.t, visit.touch.frame, place.index, visit.player, card,
                                        visit.touch.error, confidence * 0.5, arm=_arm_offset(visit), under=True), frame.t)
         return self.covered.top_laid(top)
+
+    def _touches_at(self, pile: int) -> list[tuple[str, float]]:
+        """(player, t) of the touches of spit pile `pile` lately: hands over it, gone and not judged yet, held,
+        being judged this frame, or judged within REACHING_ON_SECONDS."""
+        tracker = self.places[SPIT_PILES[pile]]
+        held = [visit for place, change in self.held.changes() + self._judging if place.index == pile for visit in change.visits]
+        seen = [(visit.player, visit.touch.t) for visit in list(tracker.visits.values()) + tracker.finished + held
+                if visit.touch is not None]
+        return seen + [(player, t) for index, player, t in self._judged_touches if index == pile]
 
     def _snapshot_card(self, visit: Visit):
         if visit.snapshot is None:

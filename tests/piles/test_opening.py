@@ -5,7 +5,7 @@ from dataclasses import replace
 
 import pytest
 
-from referee.piles.opening import HAND_THERE_FRAMES, Opening
+from referee.piles.opening import HAND_THERE_FRAMES, HAND_THERE_MM, Opening
 from referee.piles.reading import Reading
 from referee.piles.sightings import Arrival, LayoutRead, PileTouched
 from referee.piles.zones import Place
@@ -50,14 +50,19 @@ def test_a_card_laid_before_the_layout_is_ruled_after_it_on_the_first_frame_s_to
     assert left == {"A": []}  # the 5S that left A3 named the card, and names nothing else
 
 
-@pytest.mark.parametrize("first_frame", [HAND_THERE_FRAMES - 1, HAND_THERE_FRAMES])
-def test_a_touch_in_the_first_frames_is_a_hand_already_there_and_its_card_part_of_the_layout(first_frame):
+@pytest.mark.parametrize("first_frame, first_mm", [(HAND_THERE_FRAMES - 1, 0.0), (HAND_THERE_FRAMES, 0.0),
+                                                    (HAND_THERE_FRAMES - 1, HAND_THERE_MM + 10)])
+def test_a_touch_in_the_first_frames_is_a_hand_already_there_and_its_card_part_of_the_layout(first_frame, first_mm):
+    """... when the hand was at the pile as the video began; one first seen further off (an arm reaching
+    across to the other pile at the opening spits) came in view, and its touch is timed as any other."""
     start = opening()
+    start.saw_hand(1, 1, first_mm)        # B's hand, first seen in the second frame
+    start.saw_hand(0, HAND_THERE_FRAMES, 0.0)  # A's hand, seen at its pile only once the video was under way
     start.early.append(arrival(first_frame * PERIOD + 0.001, 1, "B", "9C"))
     start.early.append(arrival(0.5, 0, "A", "5S"))
     laid_on = start.laid_on({})
     read, early, _ = start.read(layout(), {})
-    hand_there = first_frame < HAND_THERE_FRAMES
+    hand_there = first_frame < HAND_THERE_FRAMES and first_mm <= HAND_THERE_MM
     assert laid_on == ({0} if hand_there else {0, 1})
     assert [str(pile) for pile in read.piles] == ["4C", "9C" if hand_there else "8H"]
     assert [str(a.card) for a in early] == (["5S"] if hand_there else ["9C", "5S"])

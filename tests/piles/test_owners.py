@@ -5,8 +5,8 @@ from dataclasses import replace
 import numpy as np
 import pytest
 
-from referee.piles.owners import (JOINT_HOLDER_SURE, JOINT_SECONDS, SAME_HAND_SECONDS, joint_owners, one_per_hand,
-                                   unseen_joint_owner, who_laid_top)
+from referee.piles.owners import (JOINT_HOLDER_SURE, JOINT_SECONDS, REACHING_ON_SECONDS, SAME_HAND_SECONDS, joint_owners,
+                                   one_per_hand, reaching_on, unseen_joint_owner, who_laid_top)
 from referee.piles.places import APPROACH_MARGIN_MM, PlaceChange, PlaceTracker, Visit
 from referee.piles.touch import TouchEstimate
 from referee.piles.zones import Place, all_places
@@ -56,6 +56,31 @@ def test_two_touches_of_one_hand_further_apart_are_two_cards(gap, visits_left):
 def test_the_card_on_top_was_laid_by(holding, contact, holders, joint_owner, laid_by):
     visits = [_visit("A", 1.0, contact[0]), _visit("B", 1.1, contact[1]), _visit("A", 1.5, contact[2])]
     assert who_laid_top(visits, holding, holders=holders, joint_owner=joint_owner) == laid_by
+
+
+@pytest.mark.parametrize("reached_on, holders, laid_by", [
+    ([True, False], set(), 1),     # A's arm crossed this pile to the other: B laid the card, though A held it longer
+    ([False, False], set(), 0),    # as before: the hand that held the card there
+    ([True, False], {"A"}, 0),     # the card was on top of A's stock: the stock still says first
+])
+def test_a_hand_reaching_on_to_the_other_pile_did_not_lay_this_one_s_card(reached_on, holders, laid_by):
+    visits = [_visit("A", 0.10, 3), _visit("B", 0.20, 2)]
+    assert who_laid_top(visits, [3, 1], holders=holders, joint_owner=None, reached_on=reached_on) == laid_by
+
+
+@pytest.mark.parametrize("other_pile, passing", [
+    ([("A", 0.10 + REACHING_ON_SECONDS - 0.01)], [True, False]),  # A touched the other pile just after
+    ([("A", 0.10 + REACHING_ON_SECONDS + 0.01)], [False, False]),  # too late: a card of its own laid there later
+    ([("A", 0.05)], [False, False]),                               # before: it came from there
+    ([("B", 0.30)], [False, True]),                                # B went on to the other pile
+])
+def test_a_hand_reaching_on_is_one_that_touched_the_other_pile_just_after(other_pile, passing):
+    visits = [_visit("A", 0.10), _visit("B", 0.20)]
+    assert reaching_on(visits, other_pile) == passing
+
+
+def test_a_hand_alone_at_a_pile_is_never_reaching_on():
+    assert reaching_on([_visit("A", 0.10), _visit("A", 0.60)], [("A", 0.2)]) == [False, False]
 
 
 LAYOUT = TableLayout()

@@ -464,14 +464,16 @@ class Translator:
 
     def _seen_leaving(self, sighting: Arrival, state: EngineState, coming: Sequence[Sighting]) -> tuple[str, int] | None:
         """When the reading fits several stock tops, the likeliest of those seen leaving their stock
-        (`_departures`); None when one fits, or none of them was seen to leave."""
+        (`_departures`), of the hand seen laying it where they are as likely (a covered `Q?` named by the
+        queen that left its player's stock, and the other player's `QH` gone too); None when one fits, or
+        none of them was seen to leave."""
         fitting = self._fitting(sighting, state)
         if len(fitting) < 2:
             return None
         left = self._departures(sighting, coming)
-        gone = [(score, key) for key, score in fitting.items()
+        gone = [(score, key[0] == sighting.player, key) for key, score in fitting.items()
                 if any(key == slot and same_card(state.players[key[0]].stocks[key[1]].top, card) for slot, card in left)]
-        return max(gone)[1] if gone else None
+        return max(gone)[2] if gone else None
 
     def _the_one_that_left(self, sighting: Arrival, state: EngineState, coming: Sequence[Sighting]) -> tuple[str, int] | None:
         """A card read unsurely (under PASSING_BELOW) as none of its player's stock tops (a blurred 4

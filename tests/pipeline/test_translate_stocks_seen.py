@@ -73,6 +73,16 @@ def test_a_card_read_without_its_suit_is_the_card_its_players_stock_was_seen_los
     assert plays(referee_with_hindsight(sightings)) == [expected]
 
 
+@pytest.mark.parametrize("player, expected", [("A", ("A", 1, "KD", "JH", False)), ("B", ("B", 1, "KC", "JH", False))])
+def test_a_rank_both_players_stocks_were_seen_losing_is_the_card_of_the_hand_seen_laying_it(player, expected):
+    """A card covered at once by the other player's, named `K?` by the king that left its player's stock
+    (as surely as it names the other player's king that left too): that player's king."""
+    covered = Arrival(1.0, 30, 1, player, Card.parse("K?"), 0.01, confidence=0.9, under=True)
+    sightings = [OPENING, covered, StockSeen(1.2, 36, "A", 3, BACK, card("KD"), True),
+                 StockSeen(1.25, 37, "B", 1, BACK, card("KC"), True)]
+    assert plays(referee_with_hindsight(sightings)) == [expected]
+
+
 def test_only_a_reading_that_fits_several_stock_tops_waits_for_the_stocks():
     engine = RulesEngine(RulesConfig().for_camera())
     translator = Translator()

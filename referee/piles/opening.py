@@ -12,7 +12,9 @@ Where the first frame did not show a card on a pile (hands over it), or a hand w
 touch is the hand moving, not the card landing timed), what was laid there before the layout is taken
 as part of it, as a layout read later would. But a pile the first frame showed something on that could
 not be named (a blurred pip card), seen lying still with no hand at it before the first card was laid
-there, keeps its top unknown: that card is a play on it, which the rules take as legal, and say so. When the first frame showed no stock card that could be
+there, keeps its top unknown: that card is a play on it, which the rules take as legal, and say so.
+A hand "already at the pile" is one first seen close to it: an arm reaching across to the other pile in
+the first frames is not. When the first frame showed no stock card that could be
 played, nor could a card seen laid by then, the table looked stalled (`LayoutRead.looked_stalled`): a
 card laid before the layout that fits no top is then a spit (the rules take it so; one that fits is a
 play of a card held as the clip began).

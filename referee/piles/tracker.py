@@ -33,7 +33,7 @@ from referee.piles.covered import RESOLVE_SECONDS, STOCK_WAIT_SECONDS, CoveredCa
 from referee.piles.hands import PLAYERS, HandTracker
 from referee.piles.layout_fit import MOVE_MM, fit_layout
 from referee.piles.opening import Opening
-from referee.piles.owners import REACHING_ON_SECONDS, joint_owners, one_per_hand, reaching_on, unseen_joint_owner, who_laid_top
+from referee.piles.owners import joint_owners, one_per_hand, reaching_on, unseen_joint_owner, who_laid_top
 from referee.piles.places import APPROACH_MARGIN_MM, SETTLE_FRAMES, PlaceChange, PlaceTracker, Visit
 from referee.piles.quiet import QUIET_SECONDS, QuietTable
 from referee.piles.reading import MIN_CONFIDENCE, Reading, TableColour, TopCardNamer, card_coloured, card_gone, namer_at, read_place
@@ -84,6 +84,9 @@ LAYOUT_READERS = 2
 #: degrees or 6 mm off it): a card just put down askew, or blurred in motion, may be outlined off the card
 #: (a drawn-deck game's last frames: a jack outlined 30 degrees off, half on the table, showed no face).
 FILLS_SLOT = 0.8
+#: How long (s) the touches of a spit pile judged are remembered, for telling an arm that reached across
+#: the other pile (`owners.reaching_on`): a pile may settle a second or more after its first touch.
+JUDGED_TOUCHES_SECONDS = 3.0
 #: the two spit piles, left (0) and right (1)
 SPIT_PILES = (Place("spit_pile", 0), Place("spit_pile", 1))
 
@@ -560,7 +563,7 @@ class TableTracker:
             visits = sorted(retry[0] + visits, key=lambda visit: visit.touch.t)
             owner_player = owner_player or retry[2]
         visits = one_per_hand(visits)
-        self._judged_touches = [touch for touch in self._judged_touches if touch[2] >= frame.t - 2 * REACHING_ON_SECONDS - 1.0] + [
+        self._judged_touches = [touch for touch in self._judged_touches if touch[2] >= frame.t - JUDGED_TOUCHES_SECONDS] + [
             (place.index, visit.player, visit.touch.t) for visit in visits]
         previous = self.readings[place]
         # a card laid square on a like card (6C on 7S) changes few pixels: a hand that touched the pile is
@@ -630,7 +633,7 @@ class TableTracker:
 
     def _touches_at(self, pile: int) -> list[tuple[str, float]]:
         """(player, t) of the touches of spit pile `pile` lately: hands over it, gone and not judged yet, held,
-        being judged this frame, or judged within REACHING_ON_SECONDS."""
+        being judged this frame, or judged within JUDGED_TOUCHES_SECONDS."""
         tracker = self.places[SPIT_PILES[pile]]
         held = [visit for place, change in self.held.changes() + self._judging if place.index == pile for visit in change.visits]
         seen = [(visit.player, visit.touch.t) for visit in list(tracker.visits.values()) + tracker.finished + held

@@ -42,7 +42,9 @@ class Arrival:
 class PileTouched:
     """A hand touched a spit pile and left no new card there (a slap, or a nudge). `t`: when it came to
     rest there (a slap landing), else when it first overlapped the pile. `through_hand`: it came down on
-    the other player's hand lying on the pile (a slap on the same pile, or a hand waiting its turn)."""
+    the other player's hand lying on the pile (a slap on the same pile, or a hand waiting its turn), and
+    never touched the pile itself. `on_hand`: (t, frame, error) when a hand that did touch the pile once
+    the other hand had gone came down on that hand first (where a second slap lands)."""
 
     t: float
     frame: int
@@ -50,6 +52,7 @@ class PileTouched:
     player: str
     error: float
     through_hand: bool = False
+    on_hand: tuple[float, int, float] | None = None
 
 
 @dataclass(frozen=True)

@@ -589,7 +589,8 @@ class TableTracker:
             # a hand that laid nothing (a slap) is timed where it came to rest: it lands flat, and its outline
             # crosses the pile's well before the palm lands
             landed = [self.places[place].resting_touch(v, self.period) or v.touch for v in visits]
-            touched = [PileTouched(when.t, when.frame, place.index, v.player, when.error) for v, when in zip(visits, landed)]
+            touched = [PileTouched(when.t, when.frame, place.index, v.player, when.error, on_hand=_first_on_hand(v, when))
+                       for v, when in zip(visits, landed)]
             hands = {v.player for v in visits}
             touched += [PileTouched(v.through_hand.t, v.through_hand.frame, place.index, v.player, v.through_hand.error, through_hand=True)
                         for v in change.visits if v.touch is None and v.through_hand is not None and v.player not in hands]
@@ -719,6 +720,13 @@ def _arms(masks) -> np.ndarray | None:
     view than two arms can (a change of light or a bumped camera made everything stand out)."""
     arms = masks.owned["A"] | masks.owned["B"]
     return arms if np.count_nonzero(arms) <= ARMS_MAX_SHARE * arms.size else None
+
+
+def _first_on_hand(visit: Visit, landed) -> tuple[float, int, float] | None:
+    """When the hand of `visit` came down on the other player's hand lying on the pile, before it `landed`
+    on the pile itself (the other hand gone): the second of two slaps on one pile lands there."""
+    first = visit.through_hand
+    return None if first is None or first.t >= landed.t else (first.t, first.frame, first.error)
 
 
 def _doubtful(reading: Reading) -> bool:

@@ -630,6 +630,10 @@ class Translator:
 def _slap(sighting: Arrival | PileTouched) -> Slap:
     """The hand of `sighting` slapping its pile, timed no surer than SLAP_ERROR_S (a card's arrival where
     its hand came to rest on the pile, as a slap lands flat)."""
+    if isinstance(sighting, PileTouched) and sighting.on_hand is not None:
+        # it came down on the other player's hand first: that is where it slapped
+        t, frame, error = sighting.on_hand
+        return Slap(t, sighting.player, sighting.pile, frame=frame, error=max(error, SLAP_ERROR_S))
     rest = sighting.rest if isinstance(sighting, Arrival) else None
     t, frame, error = rest or (sighting.t, sighting.frame, sighting.error)
     return Slap(max(t, sighting.t), sighting.player, sighting.pile, frame=frame, error=max(error, SLAP_ERROR_S))

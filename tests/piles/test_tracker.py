@@ -12,7 +12,7 @@ from referee.piles.quiet import QUIET_SECONDS, UNTURNED_SECONDS
 from referee.piles.sightings import Arrival, LayoutRead, StockSeen, TableQuiet
 from referee.piles.table_view import RectMM, TableView
 from referee.piles.touch import TouchEstimate
-from referee.piles.tracker import READ_PX_PER_MM, TableTracker, _fills_slot
+from referee.piles.tracker import READ_PX_PER_MM, TableTracker, _fills_slot, _first_on_hand
 from referee.piles.zones import Place
 from referee.rules.cards import Card
 from referee.table.layout import TableLayout
@@ -589,3 +589,11 @@ def test_the_stocks_looked_at_again_as_the_table_goes_quiet_are_read_before_it_a
     frame, thread = asked[1]
     assert quiet_in - (SETTLE_FRAMES - 1) <= frame < quiet_in
     assert (thread != threading.main_thread().name) == ahead
+
+
+@pytest.mark.parametrize("on_hand_at, expected", [(2.15, (2.15, 64, 0.01)), (2.5, None), (None, None)])
+def test_a_hand_that_came_down_on_the_other_hand_before_touching_the_pile_first_landed_there(on_hand_at, expected):
+    visit = Visit("B", 60, touch=TouchEstimate(2.4, 72, 0.005))
+    if on_hand_at is not None:
+        visit.through_hand = TouchEstimate(on_hand_at, 64, 0.01)
+    assert _first_on_hand(visit, visit.touch) == expected

@@ -468,6 +468,22 @@ def test_two_slaps_on_one_pile_closer_than_slaps_can_be_timed_are_called_too_clo
     assert [event["takes"] for event in events if event.type.value == "round_end"] == [{"B": 1, "A": 0}]
 
 
+@pytest.mark.parametrize("on_hand, slapped_at", [(None, 2.4), ((2.15, 64, 0.01), 2.15)])
+def test_a_second_slap_that_came_down_on_the_first_hand_is_timed_there(on_hand, slapped_at):
+    # B's hand landed on A's, lying on the pile, at 2.15; it touched the pile itself once A's had gone (2.4)
+    from referee.rules.observations import CardLanded
+    from tests.rules.tables import table
+
+    engine = table(a="- 5S - - -", b="3C 6H 10S QS AH", piles="4C 8H", config=RulesConfig().for_camera())
+    engine.observe(CardLanded(1.0, "A", 0, Card.parse("5S"), frame=30))
+    translator = Translator()
+    events = []
+    for sighting in (PileTouched(2.0, 60, 1, "A", 0.005), PileTouched(2.4, 72, 1, "B", 0.005, on_hand=on_hand)):
+        found, _ = translator.translate(sighting, engine.state)
+        events += [event for observation in found for event in engine.observe(observation)]
+    assert [(event["player"], event.t) for event in events if event.type.value == "slap"] == [("A", 2.0), ("B", slapped_at)]
+
+
 @pytest.mark.parametrize("read_as, rest, expected", [
     ("KC", None, ("slap", 2.0)),          # none of B's stock tops: the top under the slapping hand misread
     ("KC", (2.2, 66, 0.01), ("slap", 2.2)),  # timed where the hand came to rest, as a slap lands flat

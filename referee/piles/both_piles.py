@@ -32,7 +32,7 @@ class HeldPiles:
 
     def touches(self) -> list[tuple[int, float]]:
         """(spit pile, touch time) of the touches on held piles (not ruled yet)."""
-        return [(place.index, visit.touch.t) for place, (change, _) in self._held.items()
+        return [(place.index, visit.touch.t) for place, change in self.changes()
                 for visit in change.visits if visit.touch is not None]
 
     def judge_together(self, changes: list[tuple[Place, PlaceChange]], busy: set[Place]) -> list[tuple[Place, PlaceChange]]:

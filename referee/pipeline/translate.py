@@ -188,7 +188,8 @@ class Translator:
                                  unknown_piles=unknown, counts_at_least=True, frame=sighting.frame)
         note = None
         if unknown:
-            read = ", ".join(f"spit pile {index} ({'a card there not named' if piles[index].face_down else 'nothing seen there'})" for index in unknown)
+            seen = {True: "a card there not named", False: "nothing seen there"}
+            read = ", ".join(f"spit pile {index} ({seen[piles[index].face_down]})" for index in unknown)
             note = f"clip starts mid-game and the top of {read} could not be read; refereeing on with it unknown"
         return [observation], note
 
@@ -631,12 +632,12 @@ def _slap(sighting: Arrival | PileTouched) -> Slap:
     """The hand of `sighting` slapping its pile, timed no surer than SLAP_ERROR_S (a card's arrival where
     its hand came to rest on the pile, as a slap lands flat)."""
     if isinstance(sighting, PileTouched) and sighting.on_hand is not None:
-        # it came down on the other player's hand first: that is where it slapped
-        t, frame, error = sighting.on_hand
-        return Slap(t, sighting.player, sighting.pile, frame=frame, error=max(error, SLAP_ERROR_S))
-    rest = sighting.rest if isinstance(sighting, Arrival) else None
-    t, frame, error = rest or (sighting.t, sighting.frame, sighting.error)
-    return Slap(max(t, sighting.t), sighting.player, sighting.pile, frame=frame, error=max(error, SLAP_ERROR_S))
+        t, frame, error = sighting.on_hand  # it came down on the other player's hand first: it slapped there
+    else:
+        rest = sighting.rest if isinstance(sighting, Arrival) else None
+        t, frame, error = rest or (sighting.t, sighting.frame, sighting.error)
+        t = max(t, sighting.t)
+    return Slap(t, sighting.player, sighting.pile, frame=frame, error=max(error, SLAP_ERROR_S))
 
 
 def _not_on_the_table(card: Card, alternatives: Sequence[tuple[Card, float]], state: EngineState) -> Card:

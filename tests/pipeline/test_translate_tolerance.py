@@ -451,18 +451,30 @@ def test_a_hand_come_down_on_the_other_players_hand_in_play_is_no_card_laid_unse
     assert plays(events) == [("A", 0, "9D", "8H", True)] + laid
 
 
-def test_two_slaps_on_one_pile_closer_than_slaps_can_be_timed_are_called_too_close():
-    # the fits claim 5 ms each; a slap's time is never surer than SLAP_ERROR_S (its last move is straight down)
+def after_a_s_last_card(b="3C 6H 10S QS AH", piles="4C 8H"):
+    """An engine whose round is over: A has just played A's last stock card, a 5S on pile 0."""
     from referee.rules.observations import CardLanded
     from tests.rules.tables import table
 
-    engine = table(a="- 5S - - -", b="3C 6H 10S QS AH", piles="4C 8H", config=RulesConfig().for_camera())
+    engine = table(a="- 5S - - -", b=b, piles=piles, config=RulesConfig().for_camera())
     engine.observe(CardLanded(1.0, "A", 0, Card.parse("5S"), frame=30))
+    return engine
+
+
+def ruled_after_the_round(sightings, engine=None):
+    """The events of `sightings` translated and ruled one by one once the round is over."""
+    engine = engine or after_a_s_last_card()
     translator = Translator()
     events = []
-    for sighting in (PileTouched(2.0, 60, 1, "B", 0.005), PileTouched(2.06, 62, 1, "A", 0.005, through_hand=True)):
+    for sighting in sightings:
         found, _ = translator.translate(sighting, engine.state)
         events += [event for observation in found for event in engine.observe(observation)]
+    return events
+
+
+def test_two_slaps_on_one_pile_closer_than_slaps_can_be_timed_are_called_too_close():
+    # the fits claim 5 ms each; a slap's time is never surer than SLAP_ERROR_S (its last move is straight down)
+    events = ruled_after_the_round([PileTouched(2.0, 60, 1, "B", 0.005), PileTouched(2.06, 62, 1, "A", 0.005, through_hand=True)])
     (order,) = [event for event in events if event.type.value == "touch_order"]
     assert order["first"] == "B" and order["too_close"] and order["error_ms"] > 60.0
     assert [event["takes"] for event in events if event.type.value == "round_end"] == [{"B": 1, "A": 0}]
@@ -471,16 +483,7 @@ def test_two_slaps_on_one_pile_closer_than_slaps_can_be_timed_are_called_too_clo
 @pytest.mark.parametrize("on_hand, slapped_at", [(None, 2.4), ((2.15, 64, 0.01), 2.15)])
 def test_a_second_slap_that_came_down_on_the_first_hand_is_timed_there(on_hand, slapped_at):
     # B's hand landed on A's, lying on the pile, at 2.15; it touched the pile itself once A's had gone (2.4)
-    from referee.rules.observations import CardLanded
-    from tests.rules.tables import table
-
-    engine = table(a="- 5S - - -", b="3C 6H 10S QS AH", piles="4C 8H", config=RulesConfig().for_camera())
-    engine.observe(CardLanded(1.0, "A", 0, Card.parse("5S"), frame=30))
-    translator = Translator()
-    events = []
-    for sighting in (PileTouched(2.0, 60, 1, "A", 0.005), PileTouched(2.4, 72, 1, "B", 0.005, on_hand=on_hand)):
-        found, _ = translator.translate(sighting, engine.state)
-        events += [event for observation in found for event in engine.observe(observation)]
+    events = ruled_after_the_round([PileTouched(2.0, 60, 1, "A", 0.005), PileTouched(2.4, 72, 1, "B", 0.005, on_hand=on_hand)])
     assert [(event["player"], event.t) for event in events if event.type.value == "slap"] == [("A", 2.0), ("B", slapped_at)]
 
 
@@ -491,13 +494,8 @@ def test_a_second_slap_that_came_down_on_the_first_hand_is_timed_there(on_hand, 
     ("QD", None, ("play", 2.0)),          # of the rank of B's stock top, its suit misread: a late play too
 ])
 def test_after_the_round_s_end_a_card_none_of_the_players_stock_tops_is_the_top_misread_under_a_slap(read_as, rest, expected):
-    from referee.rules.observations import CardLanded
-    from tests.rules.tables import table
-
-    engine = table(a="- 5S - - -", b="3C 5H 10S QS AH", piles="4C KH", config=RulesConfig().for_camera())
-    engine.observe(CardLanded(1.0, "A", 0, Card.parse("5S"), frame=30))   # A's last stock card: the round is over
-    found, _ = Translator().translate(replace(arrival(2.0, 1, "B", read_as), rest=rest), engine.state)
-    events = [event for observation in found for event in engine.observe(observation)]
+    engine = after_a_s_last_card(b="3C 5H 10S QS AH", piles="4C KH")
+    events = ruled_after_the_round([replace(arrival(2.0, 1, "B", read_as), rest=rest)], engine)
     kind, t = expected
     assert [(e.type.value, e.t) for e in events if e.type.value in ("slap", "play")] == [(kind, t)]
     assert ("violation" in [e.type.value for e in events]) is (kind == "play")

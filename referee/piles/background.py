@@ -19,6 +19,8 @@ from typing import Callable
 import cv2
 import numpy as np
 
+from referee.piles.shadows import in_its_light, shade_of
+
 #: How different (0-255, largest channel) a pixel must be from the model to count as foreground.
 #: Lower: shadows and compression noise become "hands"; higher: a pale hand on a pale table is missed.
 FOREGROUND_THRESHOLD = 16
@@ -57,6 +59,9 @@ SHADED_PAPER = 170.0
 #: laying a card as a clip opens) goes into the model whatever now shows where it was (a stock's back as
 #: well as bare table); later, only where bare table shows (see `BackgroundModel._ghosts`).
 GHOST_OPENING_SECONDS = 3.0
+#: Broad shadows (`shadows`) are looked for once at least this share of the last view stood out from the
+#: model (a shadow coming in stands out first), and while one lies on the table.
+SHADOW_WATCH = 0.08
 
 
 class BackgroundModel:
@@ -79,6 +84,9 @@ class BackgroundModel:
         self._first = first_view.copy()
         self._opening_frames = int(round(GHOST_OPENING_SECONDS / period))
         self._frames = 0
+        #: where the last view given to `steady` lay in a broad shadow (bool mask), or None
+        self.in_shadow: np.ndarray | None = None
+        self._still: np.ndarray | None = None  # `still_table()`, until the model changes
 
     def _gain(self, view: np.ndarray) -> np.ndarray:
         """Per-channel brightness ratio frame/model over what was background last time, taken at every
@@ -99,18 +107,30 @@ class BackgroundModel:
 
     def steady(self, view: np.ndarray) -> np.ndarray:
         """The view in the model's light: the model takes the slow part of the frame's change of light,
-        the view is scaled by the rest (see the module's docstring)."""
+        the view is scaled by the rest (see the module's docstring); and where a broad soft shadow lies
+        (`shadows`), the view as it would look without it."""
         gain = self._gain(view)
-        if np.all(np.abs(gain - 1.0) <= LIGHT_STEADY):
-            return view
-        followed = gain ** self._follow
-        cv2.multiply(self.model, (float(followed[0]), float(followed[1]), float(followed[2]), 0.0), dst=self.model)
-        rest = followed / gain
-        return cv2.multiply(view, (float(rest[0]), float(rest[1]), float(rest[2]), 0.0))
+        if not np.all(np.abs(gain - 1.0) <= LIGHT_STEADY):
+            followed = gain ** self._follow
+            cv2.multiply(self.model, (float(followed[0]), float(followed[1]), float(followed[2]), 0.0), dst=self.model)
+            self._still = None
+            rest = followed / gain
+            view = cv2.multiply(view, (float(rest[0]), float(rest[1]), float(rest[2]), 0.0))
+        if self.in_shadow is None and np.count_nonzero(self._last_background) >= (1.0 - SHADOW_WATCH) * self._last_background.size:
+            return view  # too little stood out last time for a shadow to lie here
+        shade = shade_of(view, self.still_table())
+        self.in_shadow = None if shade is None else shade != 1.0
+        return view if shade is None else in_its_light(view, shade)
+
+    def still_table(self) -> np.ndarray:
+        """The model as an image (uint8 BGR), made once for each state of the model."""
+        if self._still is None:
+            self._still = cv2.convertScaleAbs(self.model)
+        return self._still
 
     def foreground(self, view: np.ndarray) -> np.ndarray:
         """Mask (uint8 0/1) of what differs from the still table in this view (a `steady` one)."""
-        largest = _largest_channel(cv2.absdiff(view, cv2.convertScaleAbs(self.model)))
+        largest = _largest_channel(cv2.absdiff(view, self.still_table()))
         _, mask = cv2.threshold(largest, self.threshold, 1, cv2.THRESH_BINARY)
         mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, self._kernel)
         return cv2.morphologyEx(mask, cv2.MORPH_CLOSE, self._bridge)
@@ -143,7 +163,10 @@ class BackgroundModel:
         still holds the arm there, the view shows bare table) goes in as any still foreground does, though
         it touches the same arm, moving on: a clip that opens as a card is laid would otherwise keep that
         player's hand at the pile for seconds."""
+        self._still = None
         self._last_background = (foreground == 0).astype(np.uint8)
+        if self.in_shadow is not None:  # the frame's light is measured on the table in the lamp's light
+            self._last_background[self.in_shadow] = 0
         self._frames += 1
         if self.adapt_rate > 0:
             cv2.accumulateWeighted(view, self.model, self.adapt_rate, mask=self._last_background)
@@ -165,6 +188,7 @@ class BackgroundModel:
     def absorb(self, view: np.ndarray, rows: slice, cols: slice) -> None:
         """Take a settled region into the model at once."""
         self.model[rows, cols] = view[rows, cols]
+        self._still = None
 
     def _ghosts(self, view: np.ndarray, held: np.ndarray, looks_bare: Callable[[np.ndarray], np.ndarray]) -> tuple:
         """Of the `held` pixels (row and column indices), those where the model still holds what the first

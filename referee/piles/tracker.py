@@ -214,6 +214,8 @@ class TableTracker:
                                               period=self.period)
             self.table_colour.learn(self.bare_strips.cut(view))
         view = self.background.steady(view)
+        if self.background.in_shadow is not None:  # card paper in a shadow is told in its light
+            cardlike = card_coloured(view)
         foreground = self.background.foreground(view)
         if frame.index % max(1, int(round(1.0 / self.period))) == 0:
             self.bare_strips.follow_the_light(self.table_colour, view, foreground)

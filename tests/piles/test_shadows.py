@@ -1,0 +1,93 @@
+"""Broad soft shadows: found where a person's shadow lies, taken out of the view, and nothing else taken."""
+
+import numpy as np
+
+from referee.piles.background import BackgroundModel
+from referee.piles.shadows import LIGHT_CHANGE, in_its_light, shade_of
+
+SHAPE = (300, 400)  # the tracking view of a 800 x 600 mm play area at 0.5 px/mm
+SKIN = (90, 130, 190)
+CARD = (235, 235, 235)
+
+
+def wooden_table(seed: int = 0) -> np.ndarray:
+    """A mottled table with a few cards on it."""
+    rng = np.random.default_rng(seed)
+    grain = rng.normal(0, 6, (SHAPE[0] // 4, SHAPE[1] // 4, 1))
+    grain = np.repeat(np.repeat(grain, 4, axis=0), 4, axis=1)
+    view = np.clip(np.array([70, 120, 170], np.float32) + grain, 0, 255).astype(np.uint8)
+    for row, col in ((40, 60), (40, 300), (200, 120), (200, 260)):
+        view[row:row + 44, col:col + 31] = CARD
+    return view
+
+
+def band_light(centre: float, darkest: float = 0.3, half_width: float = 80.0) -> np.ndarray:
+    """A person's soft shadow: a band down the table, `darkest` at its middle column, fading out linearly."""
+    columns = np.arange(SHAPE[1], dtype=np.float32)
+    light = 1.0 - darkest * np.clip(1.0 - np.abs(columns - centre) / half_width, 0.0, 1.0)
+    return np.repeat(light[None, :], SHAPE[0], axis=0)
+
+
+def lit(view: np.ndarray, light: np.ndarray) -> np.ndarray:
+    return np.clip(view.astype(np.float32) * light[..., None] + 0.5, 0, 255).astype(np.uint8)
+
+
+def test_a_table_as_it_was_has_no_shadow():
+    table = wooden_table()
+    assert shade_of(table, table) is None
+
+
+def test_a_soft_shadow_is_found_and_taken_out_of_the_view():
+    table = wooden_table()
+    light = band_light(200.0)
+    shadowed = lit(table, light)
+    shade = shade_of(shadowed, table)
+    assert shade is not None
+    core = (slice(8, 288), slice(170, 230))
+    assert np.abs(shade[core] - light[core]).max() < 0.05
+    corrected = in_its_light(shadowed, shade)
+    before = np.abs(shadowed.astype(int) - table).max(axis=2)
+    after = np.abs(corrected.astype(int) - table).max(axis=2)
+    assert (before[core] > 16).mean() > 0.9      # it stood out as foreground
+    assert (after[core] > 16).mean() < 0.01      # it does no more
+    assert (shade[:, :100] == 1.0).all()         # far from it the view is left as it is
+
+
+def test_a_hand_in_the_shadow_still_stands_out():
+    table = wooden_table()
+    shadowed = lit(table, band_light(200.0))
+    shadowed[120:180, 185:225] = SKIN  # a hand (skin: not the same share darker in every channel)
+    shade = shade_of(shadowed, table)
+    assert shade is not None
+    corrected = in_its_light(shadowed, shade)
+    assert (np.abs(corrected[125:175, 190:220].astype(int) - table[125:175, 190:220]).max(axis=2) > 16).all()
+
+
+def test_a_sharp_edged_grey_thing_is_no_shadow():
+    # a grey sleeve lying across the table darkens it by the same share in every channel, evenly, over
+    # a large area, but it ends in one cell where a shadow fades out
+    table = wooden_table()
+    sleeve = np.ones(SHAPE, np.float32)
+    sleeve[:, 160:240] = 0.6
+    assert shade_of(lit(table, sleeve), table) is None
+
+
+def test_a_slight_change_of_light_is_left_to_the_frames_gain():
+    table = wooden_table()
+    light = band_light(200.0, darkest=LIGHT_CHANGE * 0.6)
+    assert shade_of(lit(table, light), table) is None
+
+
+def test_the_table_model_does_not_learn_a_passing_shadow():
+    # the shadow sweeps across the table for two seconds at 30 fps, then the table is as it was
+    table = wooden_table()
+    model = BackgroundModel(table, absorb_frames=15, period=1 / 30)
+    standing_out = []
+    for frame in range(60):
+        view = model.steady(lit(table, band_light(-100.0 + frame * 10.0)))
+        foreground = model.foreground(view)
+        model.update(view, foreground)
+        standing_out.append(foreground.mean())
+    view = model.steady(table.copy())
+    assert model.foreground(view).mean() < 0.01  # the table it passed over does not stand out when it has gone
+    assert max(standing_out[10:]) < 0.05          # nor while it passed (its fringe only)

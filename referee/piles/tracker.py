@@ -131,6 +131,7 @@ class TableTracker:
         self._last_frame: Frame | None = None
         self.held = HeldPiles()   # settled spit piles waiting for the other to settle
         self._layout_read_at: dict[Place, int] = {}  # the frame each place was last read in with a layout
+        self._read_under_hand: set[Place] = set()  # stocks the last layout read with a hand over them
         self._readers: ThreadPoolExecutor | None = None  # made when a layout is first read, or a place first settles
         self._foreseen: dict[Place, Foreseen] = {}  # places settling, read ahead on a reader (`_foresee`)
         self._quiet_foreseen: tuple[float, dict[Place, Foreseen]] | None = None  # stocks to look at again, and the spell
@@ -530,6 +531,9 @@ class TableTracker:
         for place, reading in read.items():
             self.readings[place] = reading
             self._layout_read_at[place] = frame.index
+        # a stock read with a hand over it is read again when the hand has gone, whether or not the place
+        # then looks other than when it last settled (a hand hovering over a card read as a bare slot)
+        self._read_under_hand = {place for place in read if place.kind == "stock" and self._busy(place)}
         stocks = {player: tuple(self.readings[Place("stock", index, player)] for index in range(6)) for player in PLAYERS}
         piles = (self.readings[Place("spit_pile", 0)], self.readings[Place("spit_pile", 1)])
         self.cleared = all(reading.empty for row in stocks.values() for reading in row) and all(p.empty for p in piles)
@@ -542,7 +546,8 @@ class TableTracker:
     def _interpret(self, place: Place, change: PlaceChange, frame: Frame, owner: str | None = None) -> list[Sighting]:
         if place.kind == "spit_pile":
             return self._pile_change(place, change, frame, owner)
-        if place.kind == "stock" and change.changed and not self._layout_pending:
+        if place.kind == "stock" and (change.changed or place in self._read_under_hand) and not self._layout_pending:
+            self._read_under_hand.discard(place)
             previous = self.readings[place]
             reading = self._read_settled(place, change, frame)
             self.readings[place] = reading

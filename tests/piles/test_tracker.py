@@ -17,7 +17,7 @@ from referee.piles.zones import Place
 from referee.rules.cards import Card
 from referee.table.layout import TableLayout
 from referee.vision.recogniser import TopCardReading
-from tests.piles.drawn_table import IMAGE_SIZE, TABLE_BGR, ColourNamer, DrawnTable, PlainCalibration
+from tests.piles.drawn_table import IMAGE_SIZE, SKIN_BGR, TABLE_BGR, ColourNamer, DrawnTable, PlainCalibration
 
 LAYOUT = TableLayout()
 FPS = 30
@@ -597,3 +597,33 @@ def test_a_hand_that_came_down_on_the_other_hand_before_touching_the_pile_first_
     if on_hand_at is not None:
         visit.through_hand = TouchEstimate(on_hand_at, 64, 0.01)
     assert _first_on_hand(visit, visit.touch) == expected
+
+
+
+class BlindUnderAHand(ColourNamer):
+    """Names nothing in a crop a hand shows in (as a card mostly under a hand is read as a bare slot)."""
+
+    def name_top_card(self, image):
+        skin = np.abs(image.astype(int) - SKIN_BGR).max(axis=-1) < 25
+        return (None, 0.0) if skin.mean() > 0.02 else super().name_top_card(image)
+
+
+def test_a_stock_read_in_the_layout_with_a_hand_over_it_is_read_again_once_the_hand_has_gone():
+    """A hand hovering over a stock as the opening layout is read (here while B's first card settles on a
+    spit pile) hides its card; once the hand has gone the stock looks as it did before the hand came, so
+    nothing changed there, and the layout's reading would have stood for good (seed 217's clip: a KC read
+    as a bare slot, and the KC A laid later named as the one king A's stocks showed)."""
+    table = laid_out()
+    table.play("A", Card.parse("AS"), (LAYOUT.stock_centre("A", 3)[0], -60.0), LAYOUT.stock_centre("A", 3),
+               t_touch=0.3, duration=0.15, settle=1.0, back=0.3, slap=True)  # over the stock from 0.3 s to 1.3 s
+    table.play("B", Card.parse("7S"), LAYOUT.stock_centre("B", 4), LAYOUT.spit_pile_centre(0), t_touch=0.4)
+    view = TableView(PlainCalibration(), (800, 600), 0.5, IMAGE_SIZE)
+    tracker = TableTracker(view, BlindUnderAHand(), fps=FPS)
+    rng, sightings = np.random.default_rng(1), []
+    for index in range(int(2.5 * FPS)):
+        sightings += tracker.step(Frame(index, index / FPS, table.frame(index / FPS, rng)))
+    layout = next(s for s in sightings if isinstance(s, LayoutRead))
+    under_the_hand = str(layout.stocks["A"][3])
+    assert under_the_hand in ("empty", "back")
+    seen = [(s.player, s.slot, str(s.previous), str(s.reading)) for s in sightings if isinstance(s, StockSeen)]
+    assert seen == [("A", 3, under_the_hand, "JH")]

@@ -10,7 +10,8 @@ each version is refereed and scored against the true log (plays found, invented,
 - `warm`: the white balance drifts warm over the first 10 s (a camera's auto white balance, sunset);
 - `shadow`: a person's soft shadow, 30 % dark at its core, sweeps across the table from 4 s to 9 s;
 - `lean`: a person leaning in over the table's right side: a soft shadow, 40 % dark at its core, comes
-  in over a second from 4 s, lies still over a third of the table until 9 s, and is gone by 10 s.
+  in over a second from 4 s, lies still over a third of the table until 9 s, and is gone by 10 s;
+- `leave`: the same shadow there as the video opens (the table model starts in it), gone by 5 s.
 
 Cards are named by the shipped models (`--labels`: from the renderer's labels). Results go to stdout
 and benchmarks/results/referee_light.json.
@@ -30,7 +31,7 @@ from benchmarks.rendered import render_once
 
 GAMES = [(71, 30, 20.0), (72, 60, 12.0)]   # seed, fps, seconds: games none of the referee's rules were tuned on
 QUICK_GAMES = [(71, 30, 8.0)]
-LIGHTS = ("steady", "dimmed", "flicker", "warm", "shadow", "lean")
+LIGHTS = ("steady", "dimmed", "flicker", "warm", "shadow", "lean", "leave")
 
 
 def relight(image: np.ndarray, light: str, t: float) -> np.ndarray:
@@ -48,9 +49,10 @@ def relight(image: np.ndarray, light: str, t: float) -> np.ndarray:
         centre = (t - 4.0) / 5.0 * (width + 600) - 300
         columns = np.arange(width, dtype=np.float32)
         frame *= (1.0 - 0.3 * np.clip(1 - np.abs(columns - centre) / 250.0, 0, 1))[None, :, None]
-    elif light == "lean" and 4.0 <= t <= 10.0:
+    elif (light == "lean" and 4.0 <= t <= 10.0) or (light == "leave" and t <= 5.0):
         height, width = image.shape[:2]
-        reach = float(np.clip(min(t - 4.0, 10.0 - t), 0.0, 1.0))  # in over 4-5 s, still until 9 s, out by 10 s
+        # lean: in over 4-5 s, still until 9 s, out by 10 s; leave: there as the video opens, out by 5 s
+        reach = float(np.clip(min(t - 4.0, 10.0 - t) if light == "lean" else 5.0 - t, 0.0, 1.0))
         rows, columns = np.ogrid[:height, :width]
         distance = np.sqrt(((columns - (width + 200 - 650 * reach)) / 420.0) ** 2 + ((rows - 0.45 * height) / 330.0) ** 2)
         frame *= (1.0 - 0.4 * np.clip((1.0 - distance) / 0.45, 0, 1)).astype(np.float32)[..., None]

@@ -72,6 +72,12 @@ def test_a_sharp_edged_grey_thing_is_no_shadow():
     assert shade_of(lit(table, sleeve), table) is None
 
 
+def test_a_table_lighter_than_the_model_is_left_for_the_model_to_take_in():
+    # a shadow the model started in (a clip that opened in it) has gone: no light is divided out, for good
+    table = wooden_table()
+    assert shade_of(table, lit(table, band_light(200.0))) is None
+
+
 def test_a_slight_change_of_light_is_left_to_the_frames_gain():
     table = wooden_table()
     light = band_light(200.0, darkest=LIGHT_CHANGE * 0.6)

@@ -35,6 +35,17 @@ def test_a_shadow_darkens_where_it_passes_and_nowhere_else():
     assert np.array_equal(relight(GREY, "shadow", 10.0), GREY)
 
 
+def test_a_person_leaning_in_darkens_the_right_side_while_there():
+    frame = relight(GREY, "lean", 7.0)   # still, its core at column 1280 + 200 - 650 = 830
+    assert frame[9, 830, 0] == 120 and frame[9, 0, 0] == 200
+    assert np.array_equal(relight(GREY, "lean", 3.0), GREY) and np.array_equal(relight(GREY, "lean", 10.5), GREY)
+
+
+def test_the_leaning_shadow_is_there_as_the_video_opens_and_leaves():
+    assert relight(GREY, "leave", 0.0)[9, 830, 0] == 120
+    assert np.array_equal(relight(GREY, "leave", 6.0), GREY)
+
+
 def test_an_unknown_light_is_refused():
     with pytest.raises(ValueError, match="unknown light"):
         relight(GREY, "disco", 1.0)

@@ -19,7 +19,7 @@ from typing import Callable
 import cv2
 import numpy as np
 
-from referee.piles.shadows import in_its_light, shade_of
+from referee.piles.shadows import in_its_light, shade_of, shadow_gone
 
 #: How different (0-255, largest channel) a pixel must be from the model to count as foreground.
 #: Lower: shadows and compression noise become "hands"; higher: a pale hand on a pale table is missed.
@@ -118,6 +118,10 @@ class BackgroundModel:
             view = cv2.multiply(view, (float(rest[0]), float(rest[1]), float(rest[2]), 0.0))
         if self.in_shadow is None and np.count_nonzero(self._last_background) >= (1.0 - SHADOW_WATCH) * self._last_background.size:
             return view  # too little stood out last time for a shadow to lie here
+        gone = shadow_gone(view, self.still_table())
+        if gone is not None:  # the table lit again where the model holds a shadow: taken in at once
+            self.model[gone] = view[gone]
+            self._still = None
         shade = shade_of(view, self.still_table())
         self.in_shadow = None if shade is None else shade != 1.0
         return view if shade is None else in_its_light(view, shade)

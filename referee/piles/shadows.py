@@ -18,6 +18,10 @@ The light of those regions is spread smoothly over the cells in them that are no
 the shadow, a card's edge), and the view is divided by it: the table looks as it did before the shadow,
 and a hand in the shadow still stands out. Anywhere else the view is left as it is, to the bit: a game
 without such a shadow is refereed exactly as before.
+
+Only a darker table is a shadow. Where the model holds one (a clip that opened in it) and it has gone,
+`shadow_gone` tells the table lit again by the same tests with the two swapped, and the model takes it in
+at once: dividing it out instead kept the table in the shadow's light for good.
 """
 
 from __future__ import annotations
@@ -39,9 +43,9 @@ SAME_IN_EVERY_CHANNEL = 0.08
 #: this share of their mean
 EVEN_OVER_CELL = 0.06
 #: The darkest a shadow is taken to make the table. Only darker: a table lighter than the model (a clip
-#: that opened in a shadow, which then left) is left to the model to take in as it takes in anything
-#: still. Kept in the shadow's light for good, the table stood out wherever the correction faltered: a
-#: clip that opened in a leaning person's shadow, which then left, lost 7 of its 22 plays (none without).
+#: that opened in a shadow, which then left) is taken into the model (`shadow_gone`). Kept in the
+#: shadow's light for good, the table stood out wherever the correction faltered: a clip that opened in a
+#: leaning person's shadow, which then left, lost 7 of its 22 plays (none without).
 DARKEST_SHADE = 0.4
 #: A cell of the model darker than this (0-255, the mean of its channels) tells too little by its ratios.
 DARKEST_MODEL = 30.0
@@ -65,6 +69,45 @@ def shade_of(view: np.ndarray, model: np.ndarray) -> np.ndarray | None:
     """Per pixel of `view`, its light against `model` (the still table; both uint8 BGR) where a broad soft
     shadow lies (see the module docstring), 1 elsewhere: float32 H x W; None where there is no such
     shadow."""
+    found = _shadow_cells(view, model)
+    if found is None:
+        return None
+    regions, shade, plain, changed = found
+    height, width = view.shape[:2]
+    rows, cols = regions.shape
+    # the light over the regions and around them: the shadow's cells as they are, spread smoothly over
+    # the cells among them that are not plain shadow; the table around them at the model's light
+    known = (regions | (plain & ~changed)).astype(np.float32)
+    value = np.where(regions, shade, 1.0).astype(np.float32)
+    reach = cv2.dilate(_holes_filled(regions).astype(np.uint8), np.ones((2 * SPREAD_CELLS + 1,) * 2, np.uint8)) > 0
+    light = np.ones((rows, cols), np.float32)
+    for sigma in (1.0, 3.0):
+        weight = cv2.GaussianBlur(known, (0, 0), sigma)
+        spread_light = cv2.GaussianBlur(value * known, (0, 0), sigma)
+        fill = reach & (weight > 0.05) & (light == 1.0)
+        light[fill] = spread_light[fill] / weight[fill]
+    full = np.ones((height, width), np.float32)
+    full[:rows * CELL_PX, :cols * CELL_PX] = cv2.resize(light, (cols * CELL_PX, rows * CELL_PX), interpolation=cv2.INTER_LINEAR)
+    return full
+
+
+def shadow_gone(view: np.ndarray, model: np.ndarray) -> np.ndarray | None:
+    """Bool mask of `view`'s pixels where the table is lit again after a shadow the model holds (a clip
+    that opened in one): the cells of a broad soft region the model is darker than `view` by the same share
+    in every channel, evenly, as a shadow (`shade_of` with the two swapped); None where there is none."""
+    found = _shadow_cells(model, view)
+    if found is None:
+        return None
+    cells = found[0] & found[2]
+    mask = np.zeros(view.shape[:2], bool)
+    rows, cols = cells.shape
+    mask[:rows * CELL_PX, :cols * CELL_PX] = np.repeat(np.repeat(cells, CELL_PX, axis=0), CELL_PX, axis=1)
+    return mask
+
+
+def _shadow_cells(view: np.ndarray, model: np.ndarray):
+    """(the cells of broad soft shadows, each cell's light, the plain cells, the cells darker alike) of
+    `view` against `model`, cell by cell; None where there is no such shadow."""
     height, width = view.shape[:2]
     rows, cols = height // CELL_PX, width // CELL_PX
     if rows < 3 or cols < 3:
@@ -97,20 +140,7 @@ def shade_of(view: np.ndarray, model: np.ndarray) -> np.ndarray | None:
     regions = _soft_regions(changed, shade, plain & ~changed)
     if not regions.any():
         return None
-    # the light over the regions and around them: the shadow's cells as they are, spread smoothly over
-    # the cells among them that are not plain shadow; the table around them at the model's light
-    known = (regions | (plain & ~changed)).astype(np.float32)
-    value = np.where(regions, shade, 1.0).astype(np.float32)
-    reach = cv2.dilate(_holes_filled(regions).astype(np.uint8), np.ones((2 * SPREAD_CELLS + 1,) * 2, np.uint8)) > 0
-    light = np.ones((rows, cols), np.float32)
-    for sigma in (1.0, 3.0):
-        weight = cv2.GaussianBlur(known, (0, 0), sigma)
-        spread_light = cv2.GaussianBlur(value * known, (0, 0), sigma)
-        fill = reach & (weight > 0.05) & (light == 1.0)
-        light[fill] = spread_light[fill] / weight[fill]
-    full = np.ones((height, width), np.float32)
-    full[:rows * CELL_PX, :cols * CELL_PX] = cv2.resize(light, (cols * CELL_PX, rows * CELL_PX), interpolation=cv2.INTER_LINEAR)
-    return full
+    return regions, shade, plain, changed
 
 
 def _lit_alike(seen: np.ndarray, still: np.ndarray, *, noise: float, change: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:

@@ -3,7 +3,7 @@
 import numpy as np
 
 from referee.piles.background import BackgroundModel
-from referee.piles.shadows import LIGHT_CHANGE, in_its_light, shade_of
+from referee.piles.shadows import LIGHT_CHANGE, in_its_light, shade_of, shadow_gone
 
 SHAPE = (300, 400)  # the tracking view of a 800 x 600 mm play area at 0.5 px/mm
 SKIN = (90, 130, 190)
@@ -76,6 +76,25 @@ def test_a_table_lighter_than_the_model_is_left_for_the_model_to_take_in():
     # a shadow the model started in (a clip that opened in it) has gone: no light is divided out, for good
     table = wooden_table()
     assert shade_of(table, lit(table, band_light(200.0))) is None
+
+
+def test_where_a_shadow_the_model_holds_has_gone_is_told():
+    table = wooden_table()
+    gone = shadow_gone(table, lit(table, band_light(200.0)))
+    assert gone is not None and gone[8:288, 170:230].all() and not gone[:, :100].any()
+    assert shadow_gone(table, table) is None
+
+
+def test_the_table_lit_again_after_a_shadow_the_model_started_in_is_taken_in_at_once():
+    # a clip that opened in a person's shadow, which then went: the table it left does not stand out for
+    # the half second the model takes to take in anything still
+    table = wooden_table()
+    model = BackgroundModel(lit(table, band_light(200.0)), absorb_frames=15, period=1 / 30)
+    for _ in range(3):
+        view = model.steady(table.copy())
+        foreground = model.foreground(view)
+        model.update(view, foreground)
+    assert model.foreground(model.steady(table.copy())).mean() < 0.01
 
 
 def test_a_slight_change_of_light_is_left_to_the_frames_gain():

@@ -98,10 +98,11 @@ def shadow_gone(view: np.ndarray, model: np.ndarray) -> np.ndarray | None:
     found = _shadow_cells(model, view)
     if found is None:
         return None
-    cells = found[0] & found[2]
+    regions = found[0]
+    rows, cols = regions.shape
     mask = np.zeros(view.shape[:2], bool)
-    rows, cols = cells.shape
-    mask[:rows * CELL_PX, :cols * CELL_PX] = np.repeat(np.repeat(cells, CELL_PX, axis=0), CELL_PX, axis=1)
+    mask[:rows * CELL_PX, :cols * CELL_PX] = cv2.resize(regions.astype(np.uint8), (cols * CELL_PX, rows * CELL_PX),
+                                                        interpolation=cv2.INTER_NEAREST) > 0
     return mask
 
 

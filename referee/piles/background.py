@@ -59,6 +59,11 @@ SHADED_PAPER = 170.0
 #: laying a card as a clip opens) goes into the model whatever now shows where it was (a stock's back as
 #: well as bare table); later, only where bare table shows (see `BackgroundModel._ghosts`).
 GHOST_OPENING_SECONDS = 3.0
+#: ... and in that time, where the view has shown bare table for this long (s), still, it goes in at once,
+#: without waiting the half second anything else still waits: the arm that laid a card as the clip opened
+#: leaves its ghost at the pile, and a ghost that touches the pile's zone keeps that player's visit there
+#: open, so that their next card, laid within the second, was taken for part of the first.
+GHOST_BARE_SECONDS = 0.1
 #: Broad shadows (`shadows`) are looked for once at least this share of the last view stood out from the
 #: model (a shadow coming in stands out first), and while one lies on the table.
 SHADOW_WATCH = 0.08
@@ -83,6 +88,7 @@ class BackgroundModel:
         #: showed, where the table now shows (see `update`)
         self._first = first_view.copy()
         self._opening_frames = int(round(GHOST_OPENING_SECONDS / period))
+        self._ghost_frames = max(2, int(round(GHOST_BARE_SECONDS / period)))
         self._frames = 0
         #: where the last view given to `steady` lay in a broad shadow (bool mask), or None
         self.in_shadow: np.ndarray | None = None
@@ -179,6 +185,10 @@ class BackgroundModel:
             still_foreground = (foreground > 0) & ~moving
             self._still_count = np.where(still_foreground, self._still_count + 1, 0).astype(np.int16)
             settled = self._still_count >= self.absorb_frames
+            if looks_bare is not None and self._frames <= self._opening_frames:
+                early = (self._still_count >= self._ghost_frames) & ~settled
+                if early.any():
+                    settled[self._ghosts(view, early, looks_bare, bare_now=True)] = True
             if hands is not None and settled.any():
                 held = settled & _moving_blobs(hands, moving) & (self._still_count < HAND_ABSORB_FACTOR * self.absorb_frames)
                 if looks_bare is not None and held.any():
@@ -194,18 +204,20 @@ class BackgroundModel:
         self.model[rows, cols] = view[rows, cols]
         self._still = None
 
-    def _ghosts(self, view: np.ndarray, held: np.ndarray, looks_bare: Callable[[np.ndarray], np.ndarray]) -> tuple:
+    def _ghosts(self, view: np.ndarray, held: np.ndarray, looks_bare: Callable[[np.ndarray], np.ndarray],
+                *, bare_now: bool = False) -> tuple:
         """Of the `held` pixels (row and column indices), those where the model still holds what the first
         view showed (within the foreground threshold), which was not bare table: the ghost of an arm the
         first view caught in passing, where the table or a stock's back now shows. After the opening
         (GHOST_OPENING_SECONDS), only where the view shows bare table: by then an arm come to rest over a
-        card the first view showed is likelier than a ghost."""
+        card the first view showed is likelier than a ghost. `bare_now`: only where the view shows bare
+        table, at any time."""
         rows, cols = np.nonzero(held)
         first = self._first[rows, cols]
         kept = np.abs(self.model[rows, cols] - first).max(axis=1) < self.threshold
         if kept.any():
             ghost = ~looks_bare(first[kept][:, None, :])[:, 0]
-            if self._frames > self._opening_frames:
+            if bare_now or self._frames > self._opening_frames:
                 ghost &= looks_bare(view[rows[kept], cols[kept]][:, None, :])[:, 0]
             kept[kept] = ghost
         return rows[kept], cols[kept]

@@ -15,7 +15,7 @@ not be named (a blurred pip card), seen lying still with no hand at it before th
 there, keeps its top unknown: that card is a play on it, which the rules take as legal, and say so.
 A hand "already at the pile" is one first seen close to it: an arm reaching across to the other pile in
 the first frames is not. When the first frame showed no stock card that could be
-played, nor could a card seen laid by then, the table looked stalled (`LayoutRead.looked_stalled`): a
+played, nor did a card seen laid by then fit the pile it was laid on, the table looked stalled (`LayoutRead.looked_stalled`): a
 card laid before the layout that fits no top is then a spit (the rules take it so; one that fits is a
 play of a card held as the clip began).
 """
@@ -94,13 +94,16 @@ class Opening:
 
     def stalled(self) -> bool:
         """No stock top the first frame showed could be played on a spit pile top it showed (the stocks
-        once read in the first frame), and no card seen laid could either (a player may hold a card
-        picked up before the clip began)."""
+        once read in the first frame), and no card seen laid fits the pile it was laid on (a player may hold a
+        card picked up before the clip began)."""
         tops = [self.first[Place("spit_pile", index)].card for index in (0, 1)]
         stocks = [reading.card for place, reading in self.first.items() if place.kind == "stock" and reading.card is not None]
-        laid = [arrival.card for arrival in self.early if arrival.card is not None and not self.hand_there(arrival.t, arrival.pile)]
+        # a card laid says the table was not stalled only on a pile it fits: one held that could be played would
+        # have been played where it fits (a spit card laid at the re-spit may happen to fit the other pile)
+        laid = [arrival for arrival in self.early if arrival.card is not None and not self.hand_there(arrival.t, arrival.pile)]
         return all(top is not None for top in tops) and not any(
-            can_play_on(card, top) for card in stocks + laid for top in tops)
+            can_play_on(card, top) for card in stocks for top in tops) and not any(
+            can_play_on(arrival.card, tops[arrival.pile]) for arrival in laid)
 
     def read(self, layout: LayoutRead, touched: dict[int, float]) -> tuple[LayoutRead, list[Arrival], dict[str, list[Card]]]:
         """The opening layout, its spit piles as the first frame showed them where cards were laid on

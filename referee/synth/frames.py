@@ -9,6 +9,7 @@ through the camera, lens distortion included.
 from __future__ import annotations
 
 import math
+import os
 import zlib
 from dataclasses import dataclass
 
@@ -35,6 +36,8 @@ MAX_CANVAS_PIXELS = 9_000_000
 TEXTURE_PIXELS = 3_000_000
 #: id of the hands in the occlusion buffer
 _HAND_ID = 65535
+#: height (mm) of a hand's outline, as the camera sees it, over its `lift` (see `_seen_from_above`)
+HAND_OUTLINE_MM = 5.0
 #: exposure time as a fraction of the frame interval (for motion blur)
 SHUTTER = 0.5
 #: the settled canvas is redrawn whole at every multiple of this frame index (see _sync_settled);
@@ -55,6 +58,12 @@ class Layer:
     alpha: np.ndarray
     extent: tuple[int, int, int, int]
     shadow: np.ndarray
+
+    @property
+    def reach(self) -> tuple[int, int, int, int]:
+        """The canvas box that holds both the thing and its shadow (apart when it is seen from above)."""
+        return (min(self.box[0], self.extent[0]), min(self.box[1], self.extent[1]),
+                max(self.box[2], self.extent[2]), max(self.box[3], self.extent[3]))
 
     def apply(self, target: np.ndarray, origin: tuple[int, int]) -> None:
         """Darkens the shadow, then blends the colour, into `target`, whose pixel (0, 0) is canvas `origin`."""
@@ -83,15 +92,20 @@ class TableRenderer:
 
     def __init__(self, script: GameScript, *, size: str = "720p", fps: int = 30, seed: int = 0,
                  layout: TableLayout | None = None, camera: Camera | None = None, design: str | None = None,
-                 scene: object | None = None, max_px_per_mm: float = 2.75, people: bool = True, markers: bool = True) -> None:
+                 scene: object | None = None, max_px_per_mm: float = 2.75, people: bool = True, markers: bool = True,
+                 parallax: bool | None = None) -> None:
         """`scene` replaces the game's timeline with any object with a `state(t) -> SceneState` (still
         scenes for datasets); `max_px_per_mm` caps the working canvas's resolution (close-up cameras
-        want more); `people` and `markers` switch off the players' bodies and the ArUco sheets."""
+        want more); `people` and `markers` switch off the players' bodies and the ArUco sheets.
+        `parallax`: hands and cards in the air are drawn where the camera sees them, displaced from the
+        table point beneath them by their height (see `_seen_from_above`); their shadows stay on the table.
+        Default: the environment's REFEREE_PARALLAX (1 or 0), else off (the renders benchmarks measured)."""
         self.layout = layout or TableLayout()
         self.fps = fps
         self.seed = seed
         self.max_px_per_mm = max_px_per_mm
         self.people, self.markers = people, markers
+        self.parallax = os.environ.get("REFEREE_PARALLAX", "0") == "1" if parallax is None else parallax
         rng = np.random.default_rng(_seed("render", seed))
         self.scene = scene if scene is not None else Scene(script, self.layout, seed=seed)
         self.camera = camera or random_camera(np.random.default_rng(_seed("camera", seed)), size, self.layout)
@@ -241,7 +255,7 @@ class TableRenderer:
                 boxes.append(self.geometry.box(np.concatenate(outlines), pad_mm=SHADOW_PAD_MM))
             for hand in self._resting + resting:
                 if ("hand", hand.player, hand.hand) in changed:
-                    boxes.append(self._resting_layer(hand).extent)
+                    boxes.append(self._resting_layer(hand).reach)
             for box in boxes:
                 if box is not None:
                     self._redraw(box, piles, resting)
@@ -297,8 +311,10 @@ class TableRenderer:
         alpha = cv2.warpAffine(mask.astype(np.float32) / 255.0, matrix, size, flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT)
         return box, colour, alpha
 
-    def _layer(self, patch: tuple[tuple[int, int, int, int], np.ndarray, np.ndarray], lift: float, velocity_mm: tuple[float, float]) -> "Layer":
-        """Motion blur and shadow of one patch, ready to lay on any canvas."""
+    def _layer(self, patch: tuple[tuple[int, int, int, int], np.ndarray, np.ndarray], lift: float, velocity_mm: tuple[float, float],
+               seen_at: float | None = None) -> "Layer":
+        """Motion blur and shadow of one patch, ready to lay on any canvas. `lift`: the height its shadow is
+        cast from; `seen_at`: the height at which the camera sees its outline (default `lift`)."""
         g = self.geometry
         box, colour, alpha = patch
         x0, y0, x1, y1 = box
@@ -322,22 +338,53 @@ class TableRenderer:
             shadow = cv2.resize(cv2.GaussianBlur(small, (0, 0), sigma / 2), (sx1 - sx0, sy1 - sy0), interpolation=cv2.INTER_LINEAR) * strength
         else:
             shadow = cv2.GaussianBlur(shadow, (0, 0), sigma) * strength
+        if self.parallax:
+            box, colour, alpha = self._seen_from_above(box, colour, alpha, lift if seen_at is None else seen_at)
         return Layer(box, colour, alpha, (sx0, sy0, sx1, sy1), shadow)
+
+    def _seen_from_above(self, box: tuple[int, int, int, int], colour: np.ndarray, alpha: np.ndarray, height: float):
+        """A patch drawn flat at the table point beneath it, moved to where the camera sees it `height` mm
+        above the table: the canvas is the table plane, remapped to the image, and a point at height h
+        lies on the camera's ray through the table point c + (p - c) H / (H - h), c beneath the lens, H its
+        height. So the patch is scaled by H / (H - h) about the point beneath the lens: a hand 45 mm up,
+        600 mm from beneath a camera 1 m up, is drawn 28 mm further out."""
+        g = self.geometry
+        lens = self.camera.position
+        ratio = float(lens[2] / max(lens[2] - max(height, 0.0), 1.0))
+        if ratio <= 1.0 + 1e-6:
+            return box, colour, alpha
+        # the point beneath the lens, in canvas pixel indices (pixel centres at whole numbers, as `to_px`)
+        cx, cy = (lens[0] - g.origin[0]) * g.px_per_mm - 0.5, (lens[1] - g.origin[1]) * g.px_per_mm - 0.5
+        x0, y0, x1, y1 = box
+        nx0, ny0 = int(np.floor(cx + (x0 - cx) * ratio)), int(np.floor(cy + (y0 - cy) * ratio))
+        nx1, ny1 = int(np.ceil(cx + (x1 - cx) * ratio)), int(np.ceil(cy + (y1 - cy) * ratio))
+        matrix = np.array([[ratio, 0, ratio * (x0 - cx) + cx - nx0], [0, ratio, ratio * (y0 - cy) + cy - ny0]], np.float32)
+        size = (nx1 - nx0, ny1 - ny0)
+        colour = cv2.warpAffine(colour, matrix, size, flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+        alpha = cv2.warpAffine(alpha, matrix, size, flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT)
+        # what is moved off the canvas is out of the camera's view
+        cx0, cy0, cx1, cy1 = max(nx0, 0), max(ny0, 0), min(nx1, g.width), min(ny1, g.height)
+        if cx1 <= cx0 or cy1 <= cy0:
+            return (0, 0, 1, 1), colour[:1, :1] * 0, alpha[:1, :1] * 0
+        inside = (slice(cy0 - ny0, cy1 - ny0), slice(cx0 - nx0, cx1 - nx0))
+        return (cx0, cy0, cx1, cy1), colour[inside], alpha[inside]
 
     def _lay(self, patch: tuple[tuple[int, int, int, int], np.ndarray, np.ndarray], lift: float, velocity_mm: tuple[float, float]) -> None:
         layer = self._layer(patch, lift, velocity_mm)
         layer.apply(self.work, (0, 0))
-        self._dirty.append(layer.extent)
+        self._dirty.append(layer.reach)
 
     def _hand_layer(self, hand: HandPose, velocity: tuple[float, float]) -> "Layer | None":
         patch = draw_hand_patch(self.geometry, self._hand_shape(hand), self.styles[hand.player], _seed("hand", self.seed, hand.player, hand.hand))
-        return None if patch is None else self._layer(patch, hand.lift + 20, velocity)
+        # its shadow is cast from the back of the hand; its outline, seen from above, is the fingers' and the
+        # palm's edges, lower down (a hand carrying a card pinches it a few mm over the table)
+        return None if patch is None else self._layer(patch, hand.lift + 20, velocity, seen_at=hand.lift + HAND_OUTLINE_MM)
 
     def _lay_hand(self, hand: HandPose, velocity: tuple[float, float]) -> None:
         layer = self._hand_layer(hand, velocity)
         if layer is not None:
             layer.apply(self.work, (0, 0))
-            self._dirty.append(layer.extent)
+            self._dirty.append(layer.reach)
 
     def _hand_shape(self, hand) -> HandShape:
         return hand_shape(hand, shoulder_point(self.layout, hand.player, hand.hand), self.styles[hand.player])

@@ -2,7 +2,7 @@
 
 import numpy as np
 
-from referee.piles.background import (FOREGROUND_THRESHOLD, GHOST_OPENING_SECONDS, HAND_ABSORB_FACTOR, LIGHT_STEADY,
+from referee.piles.background import (FOREGROUND_THRESHOLD, GHOST_BARE_SECONDS, GHOST_OPENING_SECONDS, HAND_ABSORB_FACTOR, LIGHT_STEADY,
                                       BackgroundModel)
 
 SHAPE = (120, 160)
@@ -141,13 +141,13 @@ def test_a_shadow_on_white_paper_is_shaded_and_a_card_over_the_table_is_not():
     assert not shaded[56:70, 60:80].any()
 
 
-def _ghost_of_the_first_view_s_arm(frames: int, *, where_it_was, shows, looks_bare, period=1 / 30) -> list[int]:
+def _ghost_of_the_first_view_s_arm(frames: int, *, where_it_was, shows, looks_bare, period=1 / 30, absorb_frames=5) -> list[int]:
     """The first view catches an arm over `where_it_was` (rows, cols), reaching the top edge and joined to
     the same player's arm beside it, which keeps moving; from the next frame the arm there is gone and
     `shows` (a view) shows. Whether a pixel of where it was stands out, frame by frame."""
     first = arm_moving_beside(table(), 0)
     first[where_it_was] = SKIN
-    model = BackgroundModel(first, absorb_frames=5, period=period)
+    model = BackgroundModel(first, absorb_frames=absorb_frames, period=period)
     seen = []
     for frame in range(1, frames + 1):
         view = arm_moving_beside(shows(), frame)
@@ -165,6 +165,26 @@ def test_the_ghost_of_an_arm_the_first_view_caught_goes_into_the_table_though_th
     assert with_colour[0] == 1 and with_colour[-1] == 0
     without = _ghost_of_the_first_view_s_arm(12, where_it_was=where, shows=table, looks_bare=None)
     assert all(without)
+
+
+def test_the_ghost_of_an_arm_over_bare_table_goes_in_at_once_in_the_opening_seconds():
+    """Where bare table shows now, the ghost goes in once it has shown for GHOST_BARE_SECONDS, not after the
+    half second anything else still waits: a clip whose player laid a card as it opened and laid another on
+    the same pile within the second had the two taken for one (session 27). Where a stock's back shows,
+    it waits as before."""
+    where = (slice(0, 66), slice(60, 82))
+    ghost_frames = max(2, round(GHOST_BARE_SECONDS * 30))
+    bare = _ghost_of_the_first_view_s_arm(15, where_it_was=where, shows=table, looks_bare=felt_coloured, absorb_frames=15)
+    assert bare[0] == 1 and not any(bare[ghost_frames + 1:])  # still from the second view on
+
+    def stock_back():
+        view = table()
+        view[10:50, 62:80] = (120, 40, 40)
+        return view
+
+    over_a_card = _ghost_of_the_first_view_s_arm(15, where_it_was=where, shows=stock_back, looks_bare=felt_coloured,
+                                                 absorb_frames=15)
+    assert all(over_a_card[:14])
 
 
 def test_the_ghost_over_a_stock_s_back_goes_in_only_in_the_opening_seconds():

@@ -148,3 +148,13 @@ def test_a_card_laid_that_fits_a_top_of_a_table_the_first_frame_showed_no_play_o
     assert not start.stalled() and start.laid_on({}) == {0}
     read, early, _ = start.read(layout(), {})
     assert not read.looked_stalled and [(a.player, str(a.card)) for a in early] == [("A", "5D")]
+
+
+def test_a_card_laid_on_a_pile_it_does_not_fit_though_it_fits_the_other_does_not_say_the_table_was_not_stalled():
+    """A clip opening on the spits after a stall: B's spit card (5D) happens to fit the other pile's top (4C)
+    as the first frame showed it. A card a player held that could be played would have been played there."""
+    start = opening(b4="QS")
+    start.early.append(arrival(0.3, 1, "B", "5D"))
+    assert start.stalled() and start.laid_on({}) == {1}
+    read, early, _ = start.read(layout(), {})
+    assert read.looked_stalled and [(a.player, str(a.card)) for a in early] == [("B", "5D")]

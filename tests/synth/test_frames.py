@@ -1,0 +1,55 @@
+"""The renderer's layers: a hand or card in the air seen where the camera sees it (parallax)."""
+
+import numpy as np
+import pytest
+
+from referee.sim.script import GameScript
+from referee.synth.camera import CameraPose, make_camera
+from referee.synth.frames import TableRenderer
+
+EMPTY = GameScript(seed=0, rounds=[], truth=[], duration=0.0)
+
+
+@pytest.fixture(scope="module")
+def tilted():
+    """A camera 800 mm up, tilted 35 degrees: the steepest a test game is seen from."""
+    return make_camera(CameraPose(height=800.0, tilt=35.0, heading=10.0), "480p")
+
+
+def _layer(camera, parallax: bool, height: float):
+    renderer = TableRenderer(EMPTY, size="480p", fps=15, seed=3, camera=camera, parallax=parallax, people=False, markers=False)
+    g = renderer.geometry
+    x, y = g.to_px(np.array([[650.0, 120.0]]))[0].round().astype(int)  # a patch well away from beneath the lens
+    box = (x - 10, y - 10, x + 10, y + 10)
+    colour = np.full((20, 20, 3), 200, np.float32)
+    alpha = np.zeros((20, 20), np.float32)
+    alpha[5:15, 5:15] = 1.0
+    return renderer, renderer._layer((box, colour, alpha), height, (0.0, 0.0))
+
+
+def _centre_mm(renderer, layer) -> np.ndarray:
+    """The alpha-weighted centre of a layer's patch, in table mm."""
+    rows, cols = np.nonzero(layer.alpha > 0)
+    weights = layer.alpha[rows, cols]
+    index = np.array([np.average(cols, weights=weights) + layer.box[0], np.average(rows, weights=weights) + layer.box[1]])
+    g = renderer.geometry
+    return (index + 0.5) / g.px_per_mm + np.array(g.origin)
+
+
+def test_a_patch_in_the_air_is_drawn_where_the_camera_sees_it_and_its_shadow_stays_on_the_table(tilted):
+    height = 45.0
+    flat, flat_layer = _layer(tilted, False, height)
+    seen, seen_layer = _layer(tilted, True, height)
+    beneath, drawn = _centre_mm(flat, flat_layer), _centre_mm(seen, seen_layer)
+    # the camera's ray through the point 45 mm over `beneath` meets the table where the patch is drawn
+    assert np.allclose(tilted.project(beneath[None], height), tilted.project(drawn[None], 0.0), atol=0.3)
+    assert np.linalg.norm(drawn - beneath) > 20  # far from beneath the lens, tens of mm
+    assert seen_layer.extent == flat_layer.extent and np.array_equal(seen_layer.shadow, flat_layer.shadow)
+    box = seen_layer.reach
+    assert box[0] <= min(seen_layer.box[0], seen_layer.extent[0]) and box[2] >= max(seen_layer.box[2], seen_layer.extent[2])
+
+
+def test_a_patch_on_the_table_is_drawn_where_it_lies(tilted):
+    flat, flat_layer = _layer(tilted, False, 0.0)
+    seen, seen_layer = _layer(tilted, True, 0.0)
+    assert seen_layer.box == flat_layer.box and np.array_equal(seen_layer.alpha, flat_layer.alpha)

@@ -34,6 +34,9 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--size", choices=("720p", "1080p"), default="720p", help="video size (default 720p)")
     parser.add_argument("--seconds", type=_positive, help="only the first S seconds of the game")
     parser.add_argument("--events-only", action="store_true", help="write DIR/truth.jsonl without rendering")
+    parser.add_argument("--parallax", action="store_true",
+                        help="draw hands and cards in the air where the camera sees them (displaced by their height), "
+                             "as a real camera does; their shadows stay on the table")
     parser.add_argument("--win-rule", choices=("standard", "scoring"), default="standard",
                         help="standard win, or the scoring variant to 100 points (default standard)")
     parser.add_argument("--max-game-seconds", type=_positive, default=SimConfig().max_seconds,
@@ -101,7 +104,8 @@ def run(args: argparse.Namespace) -> int:
             f"rendering a simulated game needs referee.synth.render, which is not built yet ({error}); "
             "use --events-only for the event log alone"
         ) from None
-    result = render_game(script, args.out, fps=args.fps, size=args.size, seconds=args.seconds, seed=args.seed)
+    result = render_game(script, args.out, fps=args.fps, size=args.size, seconds=args.seconds, seed=args.seed,
+                         parallax=True if args.parallax else None)
     if result is None:
         print(f"{args.out}: rendered seed {args.seed}")
     else:

@@ -36,8 +36,14 @@ MAX_CANVAS_PIXELS = 9_000_000
 TEXTURE_PIXELS = 3_000_000
 #: id of the hands in the occlusion buffer
 _HAND_ID = 65535
-#: height (mm) of a hand's outline, as the camera sees it, over its `lift` (see `_seen_from_above`)
+#: A hand as the camera sees it (`TableRenderer._hand_heights`): its palm this far (mm) over its `lift`;
+#: its fingertips FINGERTIP_MM under its lift (at least 2 mm up), FINGER_REACH_MM beyond the palm's
+#: centre; its arm rising ARM_RISE mm a mm behind the palm, to ARM_HIGHEST mm.
 HAND_OUTLINE_MM = 5.0
+FINGERTIP_MM = 20.0
+FINGER_REACH_MM = 80.0
+ARM_RISE = 0.35
+ARM_HIGHEST = 250.0
 #: exposure time as a fraction of the frame interval (for motion blur)
 SHUTTER = 0.5
 #: the settled canvas is redrawn whole at every multiple of this frame index (see _sync_settled);
@@ -312,9 +318,10 @@ class TableRenderer:
         return box, colour, alpha
 
     def _layer(self, patch: tuple[tuple[int, int, int, int], np.ndarray, np.ndarray], lift: float, velocity_mm: tuple[float, float],
-               seen_at: float | None = None) -> "Layer":
+               seen_at=None) -> "Layer":
         """Motion blur and shadow of one patch, ready to lay on any canvas. `lift`: the height its shadow is
-        cast from; `seen_at`: the height at which the camera sees its outline (default `lift`)."""
+        cast from; `seen_at`: the height (mm, or a function, see `_seen_from_above`) at which the camera
+        sees it (default `lift`)."""
         g = self.geometry
         box, colour, alpha = patch
         x0, y0, x1, y1 = box
@@ -342,32 +349,70 @@ class TableRenderer:
             box, colour, alpha = self._seen_from_above(box, colour, alpha, lift if seen_at is None else seen_at)
         return Layer(box, colour, alpha, (sx0, sy0, sx1, sy1), shadow)
 
-    def _seen_from_above(self, box: tuple[int, int, int, int], colour: np.ndarray, alpha: np.ndarray, height: float):
-        """A patch drawn flat at the table point beneath it, moved to where the camera sees it `height` mm
-        above the table: the canvas is the table plane, remapped to the image, and a point at height h
-        lies on the camera's ray through the table point c + (p - c) H / (H - h), c beneath the lens, H its
-        height. So the patch is scaled by H / (H - h) about the point beneath the lens: a hand 45 mm up,
-        600 mm from beneath a camera 1 m up, is drawn 28 mm further out."""
+    def _seen_from_above(self, box: tuple[int, int, int, int], colour: np.ndarray, alpha: np.ndarray, height):
+        """A patch drawn flat at the table point beneath it, moved to where the camera sees it above the
+        table. The canvas is the table plane, remapped to the image, and a point at height h lies on the
+        camera's ray through the table point c + (p - c) H / (H - h), c beneath the lens, H its height: a
+        hand 30 mm up, 600 mm from beneath a camera 1 m up, is drawn 19 mm further out. `height`: mm, or a
+        function of canvas pixel indices (x, y arrays) giving each point's height (a hand: fingertips low
+        on the card they hold, the arm rising behind the palm)."""
         g = self.geometry
         lens = self.camera.position
-        ratio = float(lens[2] / max(lens[2] - max(height, 0.0), 1.0))
-        if ratio <= 1.0 + 1e-6:
-            return box, colour, alpha
+        top = float(lens[2])
+        x0, y0, x1, y1 = box
         # the point beneath the lens, in canvas pixel indices (pixel centres at whole numbers, as `to_px`)
         cx, cy = (lens[0] - g.origin[0]) * g.px_per_mm - 0.5, (lens[1] - g.origin[1]) * g.px_per_mm - 0.5
-        x0, y0, x1, y1 = box
-        nx0, ny0 = int(np.floor(cx + (x0 - cx) * ratio)), int(np.floor(cy + (y0 - cy) * ratio))
-        nx1, ny1 = int(np.ceil(cx + (x1 - cx) * ratio)), int(np.ceil(cy + (y1 - cy) * ratio))
-        matrix = np.array([[ratio, 0, ratio * (x0 - cx) + cx - nx0], [0, ratio, ratio * (y0 - cy) + cy - ny0]], np.float32)
-        size = (nx1 - nx0, ny1 - ny0)
-        colour = cv2.warpAffine(colour, matrix, size, flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
-        alpha = cv2.warpAffine(alpha, matrix, size, flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT)
+
+        def ratio(h):
+            return top / np.maximum(top - np.clip(h, 0.0, top - 1.0), 1.0)
+
+        if callable(height):
+            corners_x, corners_y = np.meshgrid([x0, x1], [y0, y1])
+            heights = height(np.linspace(x0, x1, 9)[None, :].repeat(9, 0), np.linspace(y0, y1, 9)[:, None].repeat(9, 1))
+            lowest, highest = float(heights.min()), float(heights.max())
+        else:
+            lowest = highest = float(height)
+        if highest <= 1e-6:
+            return box, colour, alpha
+        reach = [(cx + (x - cx) * r, cy + (y - cy) * r) for x in (x0, x1) for y in (y0, y1) for r in (ratio(lowest), ratio(highest))]
+        nx0, ny0 = (int(np.floor(min(p[i] for p in reach))) for i in (0, 1))
+        nx1, ny1 = (int(np.ceil(max(p[i] for p in reach))) + 1 for i in (0, 1))
         # what is moved off the canvas is out of the camera's view
-        cx0, cy0, cx1, cy1 = max(nx0, 0), max(ny0, 0), min(nx1, g.width), min(ny1, g.height)
-        if cx1 <= cx0 or cy1 <= cy0:
+        nx0, ny0, nx1, ny1 = max(nx0, 0), max(ny0, 0), min(nx1, g.width), min(ny1, g.height)
+        if nx1 <= nx0 or ny1 <= ny0:
             return (0, 0, 1, 1), colour[:1, :1] * 0, alpha[:1, :1] * 0
-        inside = (slice(cy0 - ny0, cy1 - ny0), slice(cx0 - nx0, cx1 - nx0))
-        return (cx0, cy0, cx1, cy1), colour[inside], alpha[inside]
+        xs, ys = np.meshgrid(np.arange(nx0, nx1, dtype=np.float32), np.arange(ny0, ny1, dtype=np.float32))
+        # each pixel drawn shows the point of the patch whose ray reaches it: p = c + (p' - c) (H - h(p)) / H,
+        # solved by a few steps from h at p' (heights change slowly across a patch)
+        sx, sy = xs, ys
+        for _ in range(3 if callable(height) else 1):
+            h = height(sx, sy) if callable(height) else height
+            shrink = 1.0 / ratio(h)
+            sx, sy = cx + (xs - cx) * shrink, cy + (ys - cy) * shrink
+        map_x, map_y = (sx - x0).astype(np.float32), (sy - y0).astype(np.float32)
+        colour = cv2.remap(colour, map_x, map_y, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+        alpha = cv2.remap(alpha, map_x, map_y, cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT)
+        return (nx0, ny0, nx1, ny1), colour, alpha
+
+    def _hand_heights(self, hand: HandPose):
+        """Heights (mm) over a hand's patch, as a function of canvas pixel indices: the palm at its lift
+        (plus HAND_OUTLINE_MM), the fingers coming down to FINGERTIP_MM under it where they pinch a card, the
+        arm rising behind the palm towards the shoulder (ARM_RISE mm a mm, up to ARM_HIGHEST)."""
+        g = self.geometry
+        shoulder = shoulder_point(self.layout, hand.player, hand.hand)
+        palm = np.array([hand.x, hand.y])
+        direction = (palm - shoulder) / max(1e-6, float(np.linalg.norm(palm - shoulder)))
+        palm_height = hand.lift + HAND_OUTLINE_MM
+        tip_height = max(2.0, hand.lift - FINGERTIP_MM)
+        origin = np.array(g.origin, np.float64)
+
+        def heights(x, y):
+            along = ((np.asarray(x) + 0.5) / g.px_per_mm + origin[0] - palm[0]) * direction[0] + \
+                    ((np.asarray(y) + 0.5) / g.px_per_mm + origin[1] - palm[1]) * direction[1]
+            fingers = palm_height + (tip_height - palm_height) * np.clip(along / FINGER_REACH_MM, 0.0, 1.0)
+            arm = np.minimum(palm_height + ARM_RISE * np.maximum(-along, 0.0), max(ARM_HIGHEST, palm_height))
+            return np.where(along > 0, fingers, arm).astype(np.float32)
+        return heights
 
     def _lay(self, patch: tuple[tuple[int, int, int, int], np.ndarray, np.ndarray], lift: float, velocity_mm: tuple[float, float]) -> None:
         layer = self._layer(patch, lift, velocity_mm)
@@ -378,7 +423,7 @@ class TableRenderer:
         patch = draw_hand_patch(self.geometry, self._hand_shape(hand), self.styles[hand.player], _seed("hand", self.seed, hand.player, hand.hand))
         # its shadow is cast from the back of the hand; its outline, seen from above, is the fingers' and the
         # palm's edges, lower down (a hand carrying a card pinches it a few mm over the table)
-        return None if patch is None else self._layer(patch, hand.lift + 20, velocity, seen_at=hand.lift + HAND_OUTLINE_MM)
+        return None if patch is None else self._layer(patch, hand.lift + 20, velocity, seen_at=self._hand_heights(hand))
 
     def _lay_hand(self, hand: HandPose, velocity: tuple[float, float]) -> None:
         layer = self._hand_layer(hand, velocity)

@@ -161,11 +161,12 @@ def _frames(renderer: TableRenderer, script: GameScript, options: dict, frames: 
 def render_game(script: GameScript, out_dir: pathlib.Path, *, fps: int = 30, size: str = "720p",
                 seconds: float | None = None, seed: int = 0, layout: TableLayout | None = None,
                 camera: Camera | None = None, design: str | None = None, sheet_frames: int = 12,
-                workers: int | None = None) -> RenderResult:
+                workers: int | None = None, parallax: bool | None = None) -> RenderResult:
     """Renders `script` (its first `seconds`, or all of it) as seen by a random camera drawn from `seed`.
 
     `workers` processes render frames in parallel (default: up to 2, the cores this project budgets);
-    the output is the same for any number of workers."""
+    the output is the same for any number of workers. `parallax`: hands and cards in the air drawn
+    where the camera sees them (`TableRenderer`; default: the environment's REFEREE_PARALLAX, else off)."""
     if fps not in (15, 24, 25, 30, 50, 60):
         raise RenderError(f"fps must be one of 15, 24, 25, 30, 50, 60; got {fps}")
     try:
@@ -181,7 +182,7 @@ def render_game(script: GameScript, out_dir: pathlib.Path, *, fps: int = 30, siz
     if duration <= 0:
         raise RenderError(f"nothing to render: the game lasts {script.duration:.2f} s and --seconds is {seconds}")
     frames = max(1, int(math.floor(duration * fps + 1e-9)))
-    renderer = TableRenderer(script, size=size, fps=fps, seed=seed, layout=layout, camera=camera, design=design)
+    renderer = TableRenderer(script, size=size, fps=fps, seed=seed, layout=layout, camera=camera, design=design, parallax=parallax)
     width, height = renderer.camera.width, renderer.camera.height
     layout = renderer.layout
 
@@ -207,7 +208,8 @@ def render_game(script: GameScript, out_dir: pathlib.Path, *, fps: int = 30, siz
     writer, codec = _open_writer(paths["video.mp4"], fps, (width, height))
     sheet_at = set(np.linspace(0, frames - 1, min(sheet_frames, frames)).round().astype(int).tolist())
     sheet_images, captions = [], []
-    options = dict(size=size, fps=fps, seed=seed, layout=layout, camera=renderer.camera, design=renderer.design)
+    options = dict(size=size, fps=fps, seed=seed, layout=layout, camera=renderer.camera, design=renderer.design,
+                   parallax=renderer.parallax)
     try:
         with open(paths["labels.jsonl"], "w", encoding="utf-8") as labels:
             for index, image, label in _frames(renderer, script, options, frames, _worker_count(workers, frames)):

@@ -5,7 +5,7 @@ import json
 import cv2
 import numpy as np
 
-from benchmarks.clip_openings import CLIP_SECONDS, CLIPS_PER_GAME, cut_points
+from benchmarks.clip_openings import CLIP_SECONDS, CLIPS_PER_GAME, cut_points, opening_second
 from benchmarks.referee_accuracy import cut_clip
 
 
@@ -40,3 +40,16 @@ def test_a_clip_of_a_given_length_keeps_its_frames_and_truth_on_its_own_clock(tm
     kept = [json.loads(line) for line in (clip / "truth.jsonl").read_text().splitlines() if line]
     assert [(row["t"], row["frame"]) for row in kept] == [(0.1, 1), (1.0, 10), (2.95, 29)]
     assert cut_clip(game, 2.0, 3.0) == clip and (clip / "render.json").exists()
+
+
+def test_the_first_second_is_scored_by_the_true_plays_matched_over_the_whole_clip(tmp_path):
+    """A play laid at 1.04 s and found at 0.99 s is neither invented in the first second nor missed after it;
+    a play of the first second named wrong is found and not right; one invented in it is counted."""
+    def play(t, card, player="A"):
+        return {"type": "play", "t": t, "frame": int(t * 30), "player": player, "pile": 0, "card": card, "on": "5S", "legal": True}
+
+    truth = [play(0.3, "4D"), play(1.04, "3S", "B")]
+    found = [play(0.31, "4H"), play(0.99, "3S", "B"), play(0.6, "9C", "B")]
+    for name, rows in (("truth.jsonl", truth), ("events.jsonl", found)):
+        (tmp_path / name).write_text("\n".join(json.dumps(row) for row in rows) + "\n")
+    assert opening_second(tmp_path) == {"true": 1, "found": 1, "all_right": 0, "extra": 1}

@@ -79,3 +79,23 @@ def test_simulate_renders_the_first_seconds_of_a_game(tmp_path):
     corners = json.loads((out / "corners.json").read_text())["play_area_corners_px"]
     assert len(corners) == 4
     assert read_event_log(str(out / "truth.jsonl"))
+
+
+def test_simulate_parallax_renders_with_hands_seen_where_the_camera_sees_them(tmp_path, monkeypatch):
+    import referee.synth.render as render
+
+    seen = {}
+    real = render.TableRenderer
+
+    def spy(*args, **kwargs):
+        renderer = real(*args, **kwargs)
+        seen["parallax"] = renderer.parallax
+        return renderer
+
+    monkeypatch.setattr(render, "TableRenderer", spy)
+    monkeypatch.delenv("REFEREE_PARALLAX", raising=False)
+    out = tmp_path / "video"
+    assert main(["simulate", "--seed", "4", "--out", str(out), "--seconds", "0.2", "--parallax"]) == 0
+    assert seen["parallax"] is True and (out / "video.mp4").stat().st_size > 0
+    assert main(["simulate", "--seed", "4", "--out", str(out), "--seconds", "0.2"]) == 0
+    assert seen["parallax"] is False

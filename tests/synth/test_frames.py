@@ -53,3 +53,25 @@ def test_a_patch_on_the_table_is_drawn_where_it_lies(tilted):
     flat, flat_layer = _layer(tilted, False, 0.0)
     seen, seen_layer = _layer(tilted, True, 0.0)
     assert seen_layer.box == flat_layer.box and np.array_equal(seen_layer.alpha, flat_layer.alpha)
+
+
+def test_a_hand_is_seen_low_at_its_fingertips_and_high_up_its_arm(tilted):
+    """The fingers pinching a card are near the card; the palm over it; the arm rising to the shoulder."""
+    from referee.synth.frames import ARM_HIGHEST, FINGER_REACH_MM, FINGERTIP_MM, HAND_OUTLINE_MM
+    from referee.synth.scene import HandPose, shoulder_point
+
+    renderer = TableRenderer(EMPTY, size="480p", fps=15, seed=3, camera=tilted, parallax=True, people=False, markers=False)
+    hand = HandPose("A", "main", 400.0, 200.0, 25.0, False, (0.0, 0.0))
+    heights = renderer._hand_heights(hand)
+    palm = np.array([hand.x, hand.y])
+    reach = palm - shoulder_point(renderer.layout, "A", "main")
+    reach /= np.linalg.norm(reach)
+    g = renderer.geometry
+
+    def at(distance):  # mm along the reach from the palm's centre
+        x, y = g.to_px((palm + reach * distance)[None])[0]
+        return float(heights(np.array([x]), np.array([y]))[0])
+
+    assert at(0) == pytest.approx(25 + HAND_OUTLINE_MM, abs=0.5)
+    assert at(FINGER_REACH_MM) == pytest.approx(25 - FINGERTIP_MM, abs=0.5)
+    assert at(-100) > at(0) and at(-2000) == pytest.approx(ARM_HIGHEST)

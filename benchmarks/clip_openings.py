@@ -36,7 +36,7 @@ def cut_points(truth_path: pathlib.Path, seed: int, seconds: float) -> list[floa
 
 def opening_second(clip: pathlib.Path) -> dict:
     """The plays of the clip's first second: true, found, fully right, invented."""
-    from referee.report.compare import compare
+    from referee.report.compare import Comparison, compare
     from referee.rules.events import read_event_log
 
     # matched over the whole clip, then counted by the true play's time (an invented one by its own): a play
@@ -44,9 +44,7 @@ def opening_second(clip: pathlib.Path) -> dict:
     comparison = compare(read_event_log(str(clip / "truth.jsonl")), read_event_log(str(clip / "events.jsonl")))
     pairs = [(true, found) for true, found in comparison.pairs if true.t < OPENING_SECONDS]
     missed = [true for true in comparison.missed if true.t < OPENING_SECONDS]
-    right = sum(1 for true, found in pairs if all(str(true.get(key)) == str(found.get(key))
-                                                  for key in ("player", "card", "legal", "pile") if key in true.details))
-    return {"true": len(pairs) + len(missed), "found": len(pairs), "all_right": right,
+    return {"true": len(pairs) + len(missed), "found": len(pairs), "all_right": round(Comparison(pairs=pairs).all_right * len(pairs)),
             "extra": sum(1 for found in comparison.extra if found.t < OPENING_SECONDS)}
 
 

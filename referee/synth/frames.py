@@ -367,7 +367,6 @@ class TableRenderer:
             return top / np.maximum(top - np.clip(h, 0.0, top - 1.0), 1.0)
 
         if callable(height):
-            corners_x, corners_y = np.meshgrid([x0, x1], [y0, y1])
             heights = height(np.linspace(x0, x1, 9)[None, :].repeat(9, 0), np.linspace(y0, y1, 9)[:, None].repeat(9, 1))
             lowest, highest = float(heights.min()), float(heights.max())
         else:
@@ -493,9 +492,14 @@ class TableRenderer:
         counts = np.bincount(ids.ravel(), minlength=len(drawn) + 1)
         face_up = [bool(card.face_up) and flip > 0.5 for (_, card), flip in zip(drawn, flips)]
         boxes = [self._index_box_corners(card.pose, flip) for (_, card), flip, up in zip(drawn, flips, face_up) if up]
-        # one projection for every point of the frame
+        # one projection for every point of the frame, each at the height it is drawn at (with parallax: a
+        # card in the air at its lift, a hand as `_hand_heights` has it; else all on the table)
         pieces = outlines + [corners for pair in boxes for corners in pair] + hulls
-        projected = self.camera.project(np.concatenate(pieces)) if pieces else np.zeros((0, 2))
+        card_heights = [float(card.lift) if self.parallax and place is None else 0.0 for place, card in drawn]
+        heights = [np.full(4, h) for h in card_heights] + [np.full(4, h) for h, up in zip(card_heights, face_up) if up for _ in range(2)] + [
+            self._hand_heights(hand)(*self.geometry.to_px(hull).T).astype(np.float64) if self.parallax else np.zeros(len(hull))
+            for (hand, _), hull in zip(shapes, hulls)]
+        projected = self.camera.project(np.concatenate(pieces), np.concatenate(heights)) if pieces else np.zeros((0, 2))
         cursor = 0
         quads = []
         for _ in outlines:

@@ -75,3 +75,22 @@ def test_a_hand_is_seen_low_at_its_fingertips_and_high_up_its_arm(tilted):
     assert at(0) == pytest.approx(25 + HAND_OUTLINE_MM, abs=0.5)
     assert at(FINGER_REACH_MM) == pytest.approx(25 - FINGERTIP_MM, abs=0.5)
     assert at(-100) > at(0) and at(-2000) == pytest.approx(ARM_HIGHEST)
+
+
+def test_with_parallax_a_card_in_the_air_is_labelled_where_it_is_drawn(tilted):
+    from types import SimpleNamespace
+
+    from referee.rules.cards import Card
+    from referee.synth.canvas import card_outline
+    from referee.synth.scene import MovingCard, Pose, SceneState
+
+    pose = Pose(650.0, 120.0, 10.0)
+    moving = MovingCard(Card.parse("5S"), pose, True, 1.0, 30.0, (0.0, 0.0), SimpleNamespace(t_grab=0.0))
+    state = SceneState(0.0, {}, [moving], [], ())
+    quads = {}
+    for parallax in (False, True):
+        renderer = TableRenderer(EMPTY, size="480p", fps=15, seed=3, camera=tilted, parallax=parallax, people=False, markers=False)
+        quads[parallax] = np.array(renderer.labels(state, [], 0)["cards"][0]["quad"])
+    assert np.allclose(quads[False], tilted.project(card_outline(pose, 1.0)), atol=0.1)
+    assert np.allclose(quads[True], tilted.project(card_outline(pose, 1.0), 30.0), atol=0.1)
+    assert np.abs(quads[True] - quads[False]).max() > 5  # pixels: the lift shows

@@ -40,6 +40,7 @@ from referee.piles.reading import MIN_CONFIDENCE, Reading, TableColour, TopCardN
 from referee.piles.sightings import Arrival, LayoutRead, PileTouched, Sighting, StockSeen, TableCleared, TableQuiet
 from referee.piles.table_view import RectMM, TableView
 from referee.piles.zones import Place, all_places
+from referee.rules.cards import same_card
 from referee.table.layout import TableLayout
 from referee.vision.geometry import quad_iou
 
@@ -584,8 +585,11 @@ class TableTracker:
                 self._retries[place] = (visits, tries, owner_player)
                 self.places[place].read_again()
                 return []
+        again = read_again(previous, reading, changed=change.changed or retry is not None)
+        if again and reading.card.suit is None:
+            reading = previous  # the suit read before is kept
         self.readings[place] = reading
-        new_card = reading.card is not None and reading.card != previous.card
+        new_card = reading.card is not None and reading.card != previous.card and not again
         if not new_card:
             if reading.card is None and (change.changed or retry is not None):
                 # something new lies there that could not be named: each hand that touched the pile may have
@@ -727,6 +731,15 @@ def _arms(masks) -> np.ndarray | None:
     view than two arms can (a change of light or a bumped camera made everything stand out)."""
     arms = masks.owned["A"] | masks.owned["B"]
     return arms if np.count_nonzero(arms) <= ARMS_MAX_SHARE * arms.size else None
+
+
+def read_again(previous: Reading, reading: Reading, *, changed: bool) -> bool:
+    """A pile whose picture did not change, read as the card read before with its suit now read, or no
+    longer read (`Q?`, then `QH`): the card on top read again under a hand that touched the pile, not a
+    card laid. (Taken for a card laid, it made that hand's touch of the other pile a moment later look
+    like an arm reaching across, and the card it laid there went unruled.)"""
+    return (not changed and previous.card is not None and reading.card is not None and reading.card != previous.card
+            and same_card(previous.card, reading.card))
 
 
 def _first_on_hand(visit: Visit, landed) -> tuple[float, int, float] | None:

@@ -9,7 +9,7 @@ import pytest
 from referee.capture.frames import Frame
 from referee.piles.places import SETTLE_FRAMES, PlaceChange, Visit
 from referee.piles.quiet import QUIET_SECONDS, UNTURNED_SECONDS
-from referee.piles.sightings import Arrival, LayoutRead, StockSeen, TableQuiet
+from referee.piles.sightings import Arrival, LayoutRead, PileTouched, StockSeen, TableQuiet
 from referee.piles.table_view import RectMM, TableView
 from referee.piles.touch import TouchEstimate
 from referee.piles.tracker import READ_PX_PER_MM, TableTracker, _fills_slot, _first_on_hand
@@ -421,6 +421,46 @@ def test_a_hand_that_left_a_pile_as_it_was_laid_nothing_there():
     sightings = tracker._judge([(pile, change)], Frame(45, 1.5, after))
     sightings += tracker._name_covered(3.0)
     assert [(s.player, str(s.card)) for s in sightings if isinstance(s, Arrival)] == [("A", "JH")]
+
+
+class SuitLosingNamer(ColourNamer):
+    """Reads `card` without its suit (`9?`) while `blurred` says so."""
+
+    def __init__(self, card: str) -> None:
+        super().__init__()
+        self.card, self.blurred = Card.parse(card), True
+
+    def name_top_card(self, image):
+        card, confidence = super().name_top_card(image)
+        if card == self.card and self.blurred:
+            return Card(card.rank, None), confidence
+        return card, confidence
+
+
+@pytest.mark.parametrize("suit_first", [False, True])
+def test_the_card_on_top_read_again_with_or_without_its_suit_is_a_touch_not_a_card_laid(suit_first):
+    # pile 1's 9C read as `9?` (or as 9C, and `9?` under the hand's next visit): an arm passes over it (seen
+    # in parallax, a real camera's view of a raised arm) and the unchanged pile is read again. Taken for a card
+    # laid, it made that hand's touch of pile 0 a moment later look like an arm reaching across to pile 1,
+    # and the card it laid on pile 0 went unruled.
+    table = laid_out()
+    view = TableView(PlainCalibration(), (800, 600), 0.5, IMAGE_SIZE)
+    namer = SuitLosingNamer("9C")
+    namer.blurred = not suit_first
+    tracker = TableTracker(view, namer, fps=FPS)
+    rng = np.random.default_rng(1)
+    for index in range(15):  # the layout is read
+        tracker.step(Frame(index, index / FPS, table.frame(index / FPS, rng)))
+    pile = Place("spit_pile", 1)
+    place = tracker.places[pile]
+    assert str(tracker.readings[pile].card) == ("9C" if suit_first else "9?")
+    namer.blurred = suit_first
+    passing = Visit("A", 20, touch=TouchEstimate(0.70, 21, 0.01), frames_in_contact=2)
+    change = PlaceChange(place.place, 35, 1.2, False, (passing,), place.footprint.copy(), place.padded)
+    sightings = tracker._judge([(pile, change)], Frame(35, 1.2, table.frame(1.2)))
+    assert [type(s) for s in sightings] == [PileTouched] and sightings[0].player == "A"
+    assert not tracker.covered.laid  # no card laid here to make A's next touch elsewhere an arm passing over
+    assert str(tracker.readings[pile].card) == "9C"  # the suit read is kept
 
 
 def test_a_hand_whose_card_the_layout_read_as_the_top_did_lay_it():

@@ -36,6 +36,9 @@ class Arrival:
     #: (t, frame, error) where the laying hand came to rest on the pile, if it did: the time of the touch
     #: should the rules find no card was laid and the hand slapped the pile (timed as `PileTouched` is)
     rest: tuple[float, int, float] | None = None
+    #: the pile's picture did not change from when it last settled (a card laid square on a like card, or
+    #: the card on top read again otherwise after a hand passed over it: `KS` where `KC` was read)
+    unchanged: bool = False
 
 
 @dataclass(frozen=True)

@@ -620,12 +620,12 @@ class TableTracker:
         for number, visit in enumerate(visits):
             if number == owner:
                 # on a bare place the card touches nothing until it lies there: timed where it came to rest
-                when = (self.places[place].arrival_at_rest(visit, change.footprint, self.period) if previous.empty else None) or visit.touch
+                when = self.places[place].laid_on_bare(visit, change.footprint, self.period) if previous.empty else visit.touch
                 rest = None if unseen_owner is not None else self.places[place].resting_touch(visit, self.period)
                 top = Arrival(when.t, when.frame, place.index, unseen_owner or visit.player, reading.card,
                               when.error, reading.confidence, reading.alternatives, together=owner_player is not None,
                               arm=None if unseen_owner is not None else _arm_offset(visit),
-                              rest=None if rest is None else (rest.t, rest.frame, rest.error))
+                              rest=None if rest is None else (rest.t, rest.frame, rest.error), unchanged=not change.changed)
                 continue
             if passing[number]:
                 continue  # an arm reaching across to the other pile: its card lies there

@@ -296,6 +296,9 @@ class Translator:
         taken_back = None if shown is not None else self._taken_back(sighting, state)
         if taken_back is not None:
             return [taken_back], None
+        if self._top_read_again(sighting, state, shown, coming):
+            return [], (f"{card} seen landing on spit pile {sighting.pile} at t={sighting.t:.3f}s, on the {top} there, and no "
+                        f"stock top is a {card}: taken for the card on top read again with another suit, not a new play")
         spits_due = state.phase in (GamePhase.LAID_OUT, GamePhase.STALLED)
         if (self._before_opening(sighting) and self._opening_stalled and sighting.player is not None
                 and (top is None or not can_play_on(card, top))):
@@ -537,12 +540,32 @@ class Translator:
         if (state.phase is not GamePhase.PLAYING or sighting.player is None or sighting.card is None
                 or sighting.confidence >= PASSING_BELOW):
             return False
-        laid = [(t, pile) for t, player, pile in self._laid if player == sighting.player]
-        laid += [(seen.t, seen.pile) for seen in coming if isinstance(seen, Arrival) and seen.player == sighting.player]
-        if not any(pile != sighting.pile and abs(t - sighting.t) <= PASSING_SECONDS for t, pile in laid):
+        if not self._laid_on_other_pile(sighting, coming):
             return False
         return not any(player == sighting.player and same_card(card, sighting.card)
                        for (player, _), card in self._departures(sighting, coming))
+
+    def _laid_on_other_pile(self, sighting: Arrival, coming: Sequence[Sighting]) -> bool:
+        """The same hand laid a card on the other pile within PASSING_SECONDS of `sighting`, either way."""
+        laid = [(t, pile) for t, player, pile in self._laid if player == sighting.player]
+        laid += [(seen.t, seen.pile) for seen in coming if isinstance(seen, Arrival) and seen.player == sighting.player]
+        return any(pile != sighting.pile and abs(t - sighting.t) <= PASSING_SECONDS for t, pile in laid)
+
+    def _top_read_again(self, sighting: Arrival, state: EngineState, shown, coming: Sequence[Sighting]) -> bool:
+        """In play, a card of the top's rank read with another suit (`KS` on the `KC` there) on a pile whose
+        picture did not change, as the same hand laid a card on the other pile (PASSING_SECONDS), that no
+        stock top of either player is, nor likely is, and that no stock was seen losing: the top read again
+        after the arm passed over it on its way, its suit read otherwise (clubs and spades, hearts and
+        diamonds are a few pixels of one colour apart in a camera's view). Without the arm's errand on the
+        other pile it is ruled a card laid: a 2H laid square on a 3D leaves the picture much as it was, and
+        the 3D may have been missed; when spits are due, a 7S laid square on a 7D is a spit."""
+        top, card = state.pile_tops[sighting.pile], sighting.card
+        if (state.phase is not GamePhase.PLAYING or not sighting.unchanged or shown is not None or top is None
+                or card.rank != top.rank or not self._laid_on_other_pile(sighting, coming)):
+            return False
+        stocks = [stock for player in PLAYERS for stock in state.players[player].stocks]
+        return not any(stock.top is not None and same_card(stock.top, card) for stock in stocks) and not self._likely_owner(
+            sighting, list(PLAYERS), state)
 
     @staticmethod
     def _likely_owner(sighting: Arrival, candidates: list[str], state: EngineState) -> list[tuple[str, int]]:

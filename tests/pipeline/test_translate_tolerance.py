@@ -40,13 +40,14 @@ def arrival(t, pile, player, text):
     return Arrival(t, int(t * 30), pile, player, Card.parse(text), 0.01)
 
 
-def referee(sightings, config=None):
-    """Each sighting through the translator into a real engine, as the session does."""
+def referee(sightings, config=None, *, ahead=False):
+    """Each sighting through the translator into a real engine, as the session does; `ahead`: each with
+    the sightings after it as those still to come (the session's queue holds them a moment)."""
     engine = RulesEngine((config or RulesConfig()).for_camera())
     translator = Translator()
     events, observations = [], []
-    for sighting in sightings:
-        found, note = translator.translate(sighting, engine.state)
+    for number, sighting in enumerate(sightings):
+        found, note = translator.translate(sighting, engine.state, sightings[number + 1:] if ahead else ())
         observations += found
         if note:
             events.append(("note", note))
@@ -155,6 +156,30 @@ def test_a_card_that_does_not_fit_is_ruled_with_a_notice_not_dropped(landing, ex
     events, _, _ = referee(sightings)
     assert plays(events) == [("A", 0, "8C", "7C", True), expected]
     assert note in " | ".join(e["message"] for kind, e in events if kind == "notice")
+
+
+@pytest.mark.parametrize("unchanged, errand, ruled", [(True, True, False), (False, True, True), (True, False, True)])
+def test_the_top_read_again_with_another_suit_on_an_unchanged_pile_is_no_play(unchanged, errand, ruled):
+    # B's hand passed over pile 1 on its way to lay 9D on pile 0 (its `errand`); pile 1's KC, its picture
+    # unchanged, is read again as KS, no one's stock top. Had the picture changed, or had B laid nothing on the
+    # other pile, a card was laid there (a card laid square on a like one, a card under it missed): ruled,
+    # with a notice, not dropped.
+    sightings = [layout_read((card("7C"), card("KC")), a="2H 8C 5D JC 3H", b="3C 6D 10S QS 9D"),
+                 arrival(1.0, 0, "A", "8C"), replace(arrival(2.0, 1, "B", "KS"), unchanged=unchanged, confidence=0.9)]
+    sightings += [replace(arrival(2.1, 0, "B", "9D"), confidence=0.9)] if errand else []  # read surely: no arm passing
+    events, _, _ = referee(sightings, ahead=True)
+    assert [play for play in plays(events) if play[1] == 1] == ([("B", 1, "KS", "KC", False)] if ruled else [])
+    notes = " | ".join(e for kind, e in events if kind == "note")
+    assert ("the card on top read again with another suit" in notes) is not ruled
+
+
+def test_a_spit_laid_square_on_a_card_of_its_rank_is_a_spit():
+    # the layout is stalled (no stock top fits); B's 7S laid square on the 7D there leaves the pile's picture
+    # much as it was: still a spit
+    sightings = [layout_read((card("7D"), card("KC")), a="2H 4C 9D JC 3H", b="3C 5D 10S 10D 2S"),
+                 replace(arrival(6.0, 0, "B", "7S"), unchanged=True), arrival(6.01, 1, "A", "4H")]
+    events, _, _ = referee(sightings)
+    assert [(e["player"], e["pile"], str(e["card"])) for kind, e in events if kind == "spit"] == [("B", 0, "7S"), ("A", 1, "4H")]
 
 
 class ScriptedTracker:

@@ -42,12 +42,14 @@ class Settlement:
 
 def takes_from_slaps(slaps: Mapping[str, tuple[float, int]]) -> tuple[dict[str, int | None], tuple[str, ...]]:
     """Different piles: each takes the pile slapped. Same pile: the first hand (underneath) takes it and
-    the other player takes the other pile. A player who did not slap takes the pile left over."""
+    the other player takes the other pile; slaps timed alike, the one the engine was told of first (the
+    order of `slaps`), as its touch-order event says: a camera sees the hand that came down on the other
+    hand ruled after it, timed no earlier. A player who did not slap takes the pile left over."""
     if len(slaps) == 2:
         (time_a, pile_a), (time_b, pile_b) = slaps["A"], slaps["B"]
         if pile_a != pile_b:
             return {"A": pile_a, "B": pile_b}, ()
-        first = "A" if time_a <= time_b else "B"
+        first = "A" if time_a < time_b else "B" if time_b < time_a else next(iter(slaps))
         return {first: pile_a, other(first): 1 - pile_a}, ()
     if len(slaps) == 1:
         (player, (_, pile)), = slaps.items()

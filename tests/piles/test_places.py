@@ -274,10 +274,11 @@ def test_a_card_laid_while_the_other_hand_races_for_the_pile_is_the_outline_the_
     assert tracker.signed_distance(b_hand) > 32.0
 
 
-def _slaps_on_one_pile(first_on_pile: bool):
+def _slaps_on_one_pile(first_on_pile: bool, stop: int = 90):
     """B's hand slapped flat on the pile; A's hand comes down on it a moment later and stops there, just
-    off the pile's outline (what lies over the pile is B's hand). `first_on_pile`: whether B's hand is
-    on the pile at all (else it stops short of it too)."""
+    off the pile's outline (what lies over the pile is B's hand): its fingertips at row `stop`, the pile's
+    outline at row 106. `first_on_pile`: whether B's hand is on the pile at all (else it stops short of it
+    too)."""
     zone = RectMM.around((150, 150), 110, 130)
     tracker = PlaceTracker(("spit_pile", None, 0), zone, PX_PER_MM, VIEW, nominal_card=RectMM.around((150, 150), 63, 88))
     view = np.full(VIEW + (3,), TABLE_GREY, np.uint8)
@@ -285,7 +286,7 @@ def _slaps_on_one_pile(first_on_pile: bool):
     assert len(settle(tracker, view, 0)) == 1
     b_hand = np.zeros(VIEW, np.uint8)
     b_hand[140 if first_on_pile else 210:300, 120:180] = 1  # from B's edge, over the pile's lower half
-    a_stops = [40, 70, 90, 90, 90, 90, 90]                  # A's fingertips (row), from A's edge: stops at 90
+    a_stops = [stop - 50, stop - 20] + [stop] * 5           # A's fingertips (row), from A's edge
     for number, reach in enumerate(a_stops):
         a_hand = np.zeros(VIEW, np.uint8)
         a_hand[0:reach, 125:175] = 1
@@ -294,8 +295,11 @@ def _slaps_on_one_pile(first_on_pile: bool):
     return tracker.visits["A"]
 
 
-def test_a_hand_come_down_on_the_other_players_hand_on_the_pile_touched_it_through_that_hand():
-    visit = _slaps_on_one_pile(first_on_pile=True)
+@pytest.mark.parametrize("stop", [90, 70])
+def test_a_hand_come_down_on_the_other_players_hand_on_the_pile_touched_it_through_that_hand(stop):
+    # 70: 36 mm off, the upper hand seen in parallax (a camera sees a hand lying on another, 4-5 cm up,
+    # shifted away from the point beneath the lens: seed 129's racing game, A's hand 34.5 mm off)
+    visit = _slaps_on_one_pile(first_on_pile=True, stop=stop)
     assert visit.touch is None and visit.through_hand is not None
     assert 11 / 30 <= visit.through_hand.t <= 13 / 30  # where it came to rest
 

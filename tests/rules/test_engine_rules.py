@@ -241,6 +241,16 @@ def test_slaps_on_different_piles_each_take_theirs_and_on_one_pile_the_first_han
     assert engine.state.phase is GamePhase.WAITING_FOR_LAYOUT
 
 
+def test_two_slaps_timed_alike_go_to_the_hand_ruled_first_as_its_touch_order_says():
+    # a camera times the hand that came down on the other's no earlier than it, and it is ruled second
+    engine = table(a="- 5S - - -", piles="4C 8H")
+    play(engine, 1.0, "A", 0, "5S")
+    events = engine.observe(Slap(1.6, "B", 1)) + engine.observe(Slap(1.6, "A", 1))
+    [order] = of_type(events, "touch_order")
+    [end] = of_type(events, "round_end")
+    assert order["first"] == "B" and end["takes"] == {"A": 0, "B": 1}
+
+
 def test_a_slap_before_the_round_ends_is_a_violation_and_a_second_slap_counts_for_nothing():
     engine = table(a="- 5S - - -", piles="4C 8H")
     assert [e["kind"] for e in engine.observe(Slap(0.5, "B", 0))] == ["early_slap"]

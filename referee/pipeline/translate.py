@@ -246,8 +246,9 @@ class Translator:
         card = sighting.reading.card
         if not sighting.visited or card is None or card.suit is None or state.phase is not GamePhase.PLAYING:
             return None
-        if any(stock.top is not None and same_card(stock.top, card) for player in PLAYERS for stock in state.players[player].stocks):
-            return None
+        if any(stock.top is not None and (same_card(stock.top, card) if player == sighting.player else stock.top == card)
+               for player in PLAYERS for stock in state.players[player].stocks):
+            return None  # the card already lies on a stock (the other player's read without its suit is not it)
         for number in range(len(self._played) - 1, -1, -1):
             t, player, pile, laid = self._played[number]
             if player == sighting.player and same_card(laid, card) and 0 < sighting.t - t <= TAKE_BACK_SECONDS:

@@ -83,73 +83,72 @@ def test_the_outline_of_a_new_top_card_is_the_card_laid_not_the_pile_that_peeks_
     assert np.hypot(*shift) < 2.0 / PX_PER_MM
 
 
-@pytest.mark.parametrize("seen_short", [0.0, 6.0])
-def test_a_card_laid_on_a_bare_place_is_timed_where_it_came_to_rest_not_where_it_crossed_the_outline(seen_short):
-    """A spit card slid onto an empty place touches nothing until it lies there: 15 mm a frame straight
-    in, at rest 10.4 frames in. Its edge crosses the place's outline frames before that. `seen_short`: the
-    card in the hand is seen that many mm short of its leading edge (fingers over it, a pale hand's
-    outline), so that the edge seen never reaches the far side of where the card settles."""
+REST_FRAME, SPEED, PERIOD = 10.4, 15.0, 1 / 30
+
+
+def _lay_on_bare_place(carry):
+    """A spit card slid onto an empty place, SPEED mm a frame straight in, at rest REST_FRAME frames in and
+    held there until frame 15; then the hand is gone and the card lies there. `carry(view, centre_y)` draws
+    the card and its hand while held and gives (A's hand mask, the card seen in it). Returns (the tracker,
+    A's visit, the footprint the place settled on)."""
     zone = RectMM.around((150, 150), 110, 130)
     tracker = PlaceTracker(("spit_pile", None, 0), zone, PX_PER_MM, VIEW, nominal_card=RectMM.around((150, 150), 63, 88))
     table = np.full(VIEW + (3,), TABLE_GREY, np.uint8)
     assert len(settle(tracker, table, 0)) == 1
-    rest_frame, speed = 10.4, 15.0
-    period = 1 / 30
     changes = []
-    for frame in range(5, 22):
+    for frame in range(5, 24):
         view = table.copy()
         owned = {"A": np.zeros(VIEW, np.uint8), "B": np.zeros(VIEW, np.uint8)}
-        if frame < 16:  # held until frame 15, then the hand is gone and the card lies there
-            centre_y = 150 - speed * max(0.0, rest_frame - frame)
-            draw_card(view, (150, centre_y), 0.0, (20, 20, 20))
-            owned["A"][: int(centre_y - CARD_HEIGHT_MM / 2) + 1, 140:160] = 1  # the arm, from A's edge
-            owned["A"] |= card_paper(view)
+        carried = {"A": np.zeros(VIEW, np.uint8), "B": np.zeros(VIEW, np.uint8)}
+        if frame < 16:
+            owned["A"], carried["A"] = carry(view, 150 - SPEED * max(0.0, REST_FRAME - frame))
         else:
             draw_card(view, (150, 150), 0.0, (20, 20, 20))
-        carried = {player: mask & card_paper(view) for player, mask in owned.items()}
-        if frame < 16:
-            carried["A"][int(round(centre_y + CARD_HEIGHT_MM / 2 - seen_short)):] = 0
-        change = tracker.step(view, owned, frame, frame * period, period, carried, card_paper(view))
+        change = tracker.step(view, owned, frame, frame * PERIOD, PERIOD, carried, card_paper(view))
         if change is not None:
             changes.append(change)
     assert len(changes) == 1 and changes[0].changed
     (visit,) = changes[0].visits
-    rest = tracker.arrival_at_rest(visit, changes[0].footprint, period)
-    assert abs(rest.t - rest_frame * period) < 0.2 * period
-    assert visit.touch.t < (rest_frame - 1) * period  # the outline crossing: more than a frame early
-    assert tracker.laid_on_bare(visit, changes[0].footprint, period) == rest
+    return tracker, visit, changes[0].footprint
+
+
+@pytest.mark.parametrize("seen_short", [0.0, 6.0])
+def test_a_card_laid_on_a_bare_place_is_timed_where_it_came_to_rest_not_where_it_crossed_the_outline(seen_short):
+    """A spit card slid onto an empty place touches nothing until it lies there. Its edge crosses the
+    place's outline frames before that. `seen_short`: the card in the hand is seen that many mm short of
+    its leading edge (fingers over it, a pale hand's outline), so that the edge seen never reaches the far
+    side of where the card settles."""
+    def face_up(view, centre_y):
+        draw_card(view, (150, centre_y), 0.0, (20, 20, 20))
+        hand = np.zeros(VIEW, np.uint8)
+        hand[: int(centre_y - CARD_HEIGHT_MM / 2) + 1, 140:160] = 1  # the arm, from A's edge
+        hand |= card_paper(view)
+        seen = hand & card_paper(view)
+        seen[int(round(centre_y + CARD_HEIGHT_MM / 2 - seen_short)):] = 0
+        return hand, seen
+
+    tracker, visit, footprint = _lay_on_bare_place(face_up)
+    rest = tracker.arrival_at_rest(visit, footprint, PERIOD)
+    assert abs(rest.t - REST_FRAME * PERIOD) < 0.2 * PERIOD
+    assert visit.touch.t < (REST_FRAME - 1) * PERIOD  # the outline crossing: more than a frame early
+    assert tracker.laid_on_bare(visit, footprint, PERIOD) == rest
 
 
 def test_a_card_laid_face_down_on_a_bare_place_is_timed_where_the_hand_came_to_rest():
     """A card carried face down (its back no card paper) or under the hand is not seen arriving: it lies
     there once the hand that laid it has come to rest on the place, not where the hand crossed the
-    place's outline, 15 mm a frame, frames before."""
-    zone = RectMM.around((150, 150), 110, 130)
-    tracker = PlaceTracker(("spit_pile", None, 0), zone, PX_PER_MM, VIEW, nominal_card=RectMM.around((150, 150), 63, 88))
-    table = np.full(VIEW + (3,), TABLE_GREY, np.uint8)
-    assert len(settle(tracker, table, 0)) == 1
-    rest_frame, speed = 10.4, 15.0
-    period = 1 / 30
-    changes = []
-    for frame in range(5, 24):
-        view = table.copy()
-        owned = {"A": np.zeros(VIEW, np.uint8), "B": np.zeros(VIEW, np.uint8)}
-        if frame < 16:  # the hand over its card, still from the rest until frame 15; then the card lies there
-            centre_y = 150 - speed * max(0.0, rest_frame - frame)
-            cv2.rectangle(view, (118, int(centre_y - 44)), (182, int(centre_y + 44)), (150, 120, 40), -1)  # the back
-            owned["A"][: int(centre_y + CARD_HEIGHT_MM / 2) + 1, 118:183] = 1
-        else:
-            draw_card(view, (150, 150), 0.0, (20, 20, 20))
-        carried = {player: mask & card_paper(view) for player, mask in owned.items()}
-        change = tracker.step(view, owned, frame, frame * period, period, carried, card_paper(view))
-        if change is not None:
-            changes.append(change)
-    assert len(changes) == 1 and changes[0].changed
-    (visit,) = changes[0].visits
-    assert tracker.arrival_at_rest(visit, changes[0].footprint, period) is None  # no card seen arriving
-    laid = tracker.laid_on_bare(visit, changes[0].footprint, period)
-    assert visit.touch.t < (rest_frame - 1) * period  # the outline crossing
-    assert abs(laid.t - rest_frame * period) < 1.2 * period
+    place's outline frames before."""
+    def face_down(view, centre_y):
+        cv2.rectangle(view, (118, int(centre_y - 44)), (182, int(centre_y + 44)), (150, 120, 40), -1)  # the back
+        hand = np.zeros(VIEW, np.uint8)
+        hand[: int(centre_y + CARD_HEIGHT_MM / 2) + 1, 118:183] = 1
+        return hand, hand & card_paper(view)
+
+    tracker, visit, footprint = _lay_on_bare_place(face_down)
+    assert tracker.arrival_at_rest(visit, footprint, PERIOD) is None  # no card seen arriving
+    laid = tracker.laid_on_bare(visit, footprint, PERIOD)
+    assert visit.touch.t < (REST_FRAME - 1) * PERIOD  # the outline crossing
+    assert abs(laid.t - REST_FRAME * PERIOD) < 1.2 * PERIOD
 
 
 def test_a_new_top_card_s_corners_are_given_in_table_millimetres_for_the_namer():

@@ -13,6 +13,7 @@ import cv2
 
 from referee.capture.frames import Frame, Notice
 from referee.capture.gaps import GapDetector
+from referee.capture.priority import give_way
 from referee.errors import VideoError
 
 
@@ -56,6 +57,7 @@ def read_ahead(capture: "cv2.VideoCapture", depth: int = READ_AHEAD) -> Iterator
     stop = threading.Event()
 
     def decode() -> None:
+        give_way()  # the tracking of the frames decoded already comes first (see `priority`)
         while not stop.is_set():
             image = read_picture(capture)
             item = None if image is None else (image, capture.get(cv2.CAP_PROP_POS_MSEC))

@@ -81,6 +81,9 @@ class BackgroundModel:
         # closes the gaps a motion-blurred hand leaves between itself and its arm
         self._bridge = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5))
         self._last_background = np.ones(first_view.shape[:2], np.uint8)
+        #: `_last_background` at every eighth pixel each way (bool), where `_gain` measures the light: taken
+        #: when the mask is made, while it is in the cache, not strided through it a frame later
+        self._background_grid = self._last_background[::8, ::8] > 0
         self.absorb_frames = absorb_frames
         self._previous: np.ndarray | None = None
         self._still_count = np.zeros(first_view.shape[:2], np.int16)
@@ -94,14 +97,15 @@ class BackgroundModel:
         self.in_shadow: np.ndarray | None = None
         self._still: np.ndarray | None = None  # `still_table()`, until the model changes
 
-    def _gain(self, view: np.ndarray) -> np.ndarray:
+    def _gain(self, view: np.ndarray, grid: np.ndarray | None = None) -> np.ndarray:
         """Per-channel brightness ratio frame/model over what was background last time, taken at every
-        eighth pixel each way: the mean of the ratios within 10 % of their median, so that cards vanishing
-        at once (a cut in the video, a table cleared unseen) are not taken for the light going down."""
-        where = self._last_background[::8, ::8] > 0
+        eighth pixel each way (`grid`: `view[::8, ::8]`, when taken already): the mean of the ratios within
+        10 % of their median, so that cards vanishing at once (a cut in the video, a table cleared unseen)
+        are not taken for the light going down."""
+        where = self._background_grid
         if np.count_nonzero(where) < 0.2 * where.size:
             return np.ones(3, np.float32)
-        seen = view[::8, ::8][where].astype(np.float32)
+        seen = (view[::8, ::8] if grid is None else grid)[where].astype(np.float32)
         model = self.model[::8, ::8][where]
         ratios = np.ascontiguousarray(((seen + 1.0) / (model + 1.0)).T)
         middle = ratios.shape[1] // 2
@@ -111,11 +115,12 @@ class BackgroundModel:
         gain = (ratios * near).sum(axis=1) / np.maximum(near.sum(axis=1), 1)
         return np.clip(gain, 0.5, 2.0).astype(np.float32)
 
-    def steady(self, view: np.ndarray) -> np.ndarray:
+    def steady(self, view: np.ndarray, grid: np.ndarray | None = None) -> np.ndarray:
         """The view in the model's light: the model takes the slow part of the frame's change of light,
         the view is scaled by the rest (see the module's docstring); and where a broad soft shadow lies
-        (`shadows`), the view as it would look without it."""
-        gain = self._gain(view)
+        (`shadows`), the view as it would look without it. `grid`: `grid_of(view)`, when taken already
+        (where the view was made: its every eighth pixel is picked out of memory still in the cache)."""
+        gain = self._gain(view, grid)
         if not np.all(np.abs(gain - 1.0) <= LIGHT_STEADY):
             followed = gain ** self._follow
             cv2.multiply(self.model, (float(followed[0]), float(followed[1]), float(followed[2]), 0.0), dst=self.model)
@@ -174,16 +179,19 @@ class BackgroundModel:
         it touches the same arm, moving on: a clip that opens as a card is laid would otherwise keep that
         player's hand at the pile for seconds."""
         self._still = None
-        self._last_background = (foreground == 0).astype(np.uint8)
+        self._last_background = np.equal(foreground, 0).view(np.uint8)
         if self.in_shadow is not None:  # the frame's light is measured on the table in the lamp's light
             self._last_background[self.in_shadow] = 0
+        self._background_grid = self._last_background[::8, ::8] > 0
         self._frames += 1
         if self.adapt_rate > 0:
             cv2.accumulateWeighted(view, self.model, self.adapt_rate, mask=self._last_background)
         if self._previous is not None:
             moving = (self.moving(view) if moving is None else moving).view(bool)
-            still_foreground = (foreground > 0) & ~moving
-            self._still_count = np.where(still_foreground, self._still_count + 1, 0).astype(np.int16)
+            still_foreground = (foreground > 0) > moving  # foreground and not moving
+            # counted on where still, back to 0 elsewhere, in place
+            np.add(self._still_count, 1, out=self._still_count)
+            np.multiply(self._still_count, still_foreground, out=self._still_count)
             settled = self._still_count >= self.absorb_frames
             if looks_bare is not None and self._frames <= self._opening_frames:
                 early = (self._still_count >= self._ghost_frames) & ~settled
@@ -221,6 +229,11 @@ class BackgroundModel:
                 ghost &= looks_bare(view[rows[kept], cols[kept]][:, None, :])[:, 0]
             kept[kept] = ghost
         return rows[kept], cols[kept]
+
+
+def grid_of(view: np.ndarray) -> np.ndarray:
+    """The view's every eighth pixel each way, where `BackgroundModel.steady` measures the light."""
+    return np.ascontiguousarray(view[::8, ::8])
 
 
 #: the largest of a pixel's three channels, as a 1x3 dilation of its row of channels read at the middle one

@@ -74,14 +74,17 @@ class HandTracker:
         table, or a hand drawn without one); not a card just let go, nor the still table a hand uncovered.
         What lay loose and still a frame ago and has not moved since stays loose, whatever hand touches it."""
         lying = None
-        still = None if moving is None else cv2.bitwise_not(moving) & 1
+        still = None if moving is None else np.bitwise_xor(moving, 1)
         if still is not None and self._lying is not None:
             lying = cv2.bitwise_and(cv2.bitwise_and(self._lying, foreground), still)
             foreground = cv2.subtract(foreground, lying)
         count, labels = cv2.connectedComponents(foreground, connectivity=8)
-        areas = np.bincount(labels.ravel(), minlength=count)  # a third of the time the stats would take
-        top = set(np.unique(labels[:EDGE_ROWS])) - {0}
-        bottom = set(np.unique(labels[-EDGE_ROWS:])) - {0}
+        # blob sizes counted over the foreground alone (a third of the time over the whole view, and of
+        # what the stats would take); the background's count made up from the rest
+        areas = np.bincount(labels[foreground > 0], minlength=count)
+        areas[0] = labels.size - int(areas.sum())
+        top = _blobs_among(labels[:EDGE_ROWS], count)
+        bottom = _blobs_among(labels[-EDGE_ROWS:], count)
         for label, side in self._side_arms(labels).items():
             if label not in top and label not in bottom:
                 (top if side == "A" else bottom).add(label)
@@ -173,7 +176,7 @@ class HandTracker:
         height = labels.shape[0]
         sides = np.concatenate([labels[:, :EDGE_ROWS], labels[:, -EDGE_ROWS:]], axis=1)
         out: dict[int, str] = {}
-        for label in set(np.unique(sides)) - {0}:
+        for label in _blobs_among(sides, int(sides.max()) + 1):
             rows = np.nonzero((sides == label).any(axis=1))[0]
             out[int(label)] = "A" if float(rows.mean()) < height / 2 else "B"
         return out
@@ -192,3 +195,9 @@ class HandTracker:
         nearer_a = distance_a <= distance_b
         owned["A"][component & nearer_a] = 1
         owned["B"][component & ~nearer_a] = 1
+
+
+def _blobs_among(labels: np.ndarray, count: int) -> set[int]:
+    """The blobs (labels other than 0, all below `count`) found in `labels`, a few rows or columns of the
+    label image: counted rather than sorted out, five times quicker than np.unique on them."""
+    return set((np.flatnonzero(np.bincount(labels.ravel(), minlength=count)[1:]) + 1).tolist())

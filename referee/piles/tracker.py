@@ -26,7 +26,7 @@ import numpy as np
 
 from referee.capture.frames import Frame
 from referee.piles.arms import arm_offset
-from referee.piles.background import BackgroundModel
+from referee.piles.background import BackgroundModel, grid_of
 from referee.piles.bare_table import BareStrips
 from referee.piles.both_piles import HeldPiles
 from referee.piles.covered import RESOLVE_SECONDS, STOCK_WAIT_SECONDS, CoveredCards
@@ -203,7 +203,7 @@ class TableTracker:
         """A frame seen from above and its card paper: the frame's alone, so it may be worked out ahead,
         on another thread, and handed to `step`."""
         view = self.view.rectify(image)
-        return TableLook(view, card_coloured(view))
+        return TableLook(view, card_coloured(view), grid_of(view))
 
     def step(self, frame: Frame, look: TableLook | None = None) -> list[Sighting]:
         """What this frame shows happening; `look`: `self.look(frame.image)` when worked out already."""
@@ -215,7 +215,7 @@ class TableTracker:
             self.background = BackgroundModel(view, absorb_frames=max(3, int(round(ABSORB_SECONDS / self.period))),
                                               period=self.period)
             self.table_colour.learn(self.bare_strips.cut(view))
-        view = self.background.steady(view)
+        view = self.background.steady(view, look.grid)
         if self.background.in_shadow is not None:  # card paper in a shadow is told in its light
             cardlike = card_coloured(view)
         foreground = self.background.foreground(view)
@@ -711,6 +711,7 @@ class TableLook:
 
     view: np.ndarray
     cardlike: np.ndarray
+    grid: np.ndarray | None = None  # `background.grid_of(view)`, where the light is measured
 
 
 def _fills_slot(corners_mm: np.ndarray, slot: RectMM) -> bool:

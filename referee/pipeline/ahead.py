@@ -8,6 +8,8 @@ import queue
 import threading
 from typing import Iterator, TypeVar
 
+from referee.capture.priority import give_way
+
 T = TypeVar("T")
 
 #: Items made ahead of the one being used. Each holds a frame or two (a few MB at 720p).
@@ -37,6 +39,7 @@ def ahead(items: Iterator[T], depth: int = DEPTH) -> Iterator[T]:
         return False
 
     def produce() -> None:
+        give_way()  # the consumer, working through the items made already, comes first (see `priority`)
         try:
             for item in items:
                 if not put(item):

@@ -1,10 +1,13 @@
 """Work done ahead on a helper thread: order kept, failures raised where they happened, early stops."""
 
+import os
+import sys
 import threading
 import time
 
 import pytest
 
+from referee.capture.priority import HELPER_NICENESS
 from referee.pipeline.ahead import ahead
 
 
@@ -53,3 +56,14 @@ def test_stopping_early_stops_the_helper():
     settled = len(made_count)
     time.sleep(0.3)
     assert len(made_count) == settled <= 3 + 2 + 2  # what was in hand and queued, no more
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="a thread has a niceness of its own on Linux")
+def test_items_are_made_at_a_lower_priority_than_the_thread_using_them():
+    def niceness():
+        return os.getpriority(os.PRIO_PROCESS, threading.get_native_id())
+
+    mine = niceness()
+    made = list(ahead(niceness() for _ in range(3)))
+    assert made == [min(19, mine + HELPER_NICENESS)] * 3
+    assert niceness() == mine

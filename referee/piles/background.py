@@ -19,6 +19,7 @@ from typing import Callable
 import cv2
 import numpy as np
 
+from referee.piles.pixels import differs
 from referee.piles.shadows import in_its_light, shade_of, shadow_gone
 
 #: How different (0-255, largest channel) a pixel must be from the model to count as foreground.
@@ -145,16 +146,14 @@ class BackgroundModel:
 
     def foreground(self, view: np.ndarray) -> np.ndarray:
         """Mask (uint8 0/1) of what differs from the still table in this view (a `steady` one)."""
-        largest = _largest_channel(cv2.absdiff(view, self.still_table()))
-        _, mask = cv2.threshold(largest, self.threshold, 1, cv2.THRESH_BINARY)
-        mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, self._kernel)
+        mask = cv2.morphologyEx(differs(view, self.still_table(), self.threshold), cv2.MORPH_OPEN, self._kernel)
         return cv2.morphologyEx(mask, cv2.MORPH_CLOSE, self._bridge)
 
     def moving(self, view: np.ndarray) -> np.ndarray | None:
         """Mask (uint8 0/1) of what changed since the last view given to `update`; None before it."""
         if self._previous is None:
             return None
-        return (_largest_channel(cv2.absdiff(view, self._previous)) > STILL_PIXEL).view(np.uint8)
+        return differs(view, self._previous, STILL_PIXEL)
 
     def shaded(self, view: np.ndarray, rows: slice = slice(None), cols: slice = slice(None)) -> np.ndarray:
         """Mask (uint8 0/1) of the white paper in `view[rows, cols]` that lies in a shadow cast since the
@@ -235,17 +234,6 @@ def grid_of(view: np.ndarray) -> np.ndarray:
     """The view's every eighth pixel each way, where `BackgroundModel.steady` measures the light."""
     return np.ascontiguousarray(view[::8, ::8])
 
-
-#: the largest of a pixel's three channels, as a 1x3 dilation of its row of channels read at the middle one
-_THREE = np.ones((1, 3), np.uint8)
-
-
-def _largest_channel(image: np.ndarray) -> np.ndarray:
-    """Per pixel, its largest channel (uint8 H x W) of a 3-channel uint8 image: cv2.split and two
-    cv2.max calls cost three times as long on the tracking view."""
-    height, width = image.shape[:2]
-    spread = cv2.dilate(np.ascontiguousarray(image).reshape(height, width * 3), _THREE, borderType=cv2.BORDER_REPLICATE)
-    return np.ascontiguousarray(spread[:, 1::3])
 
 
 def _moving_blobs(hands: np.ndarray, moving: np.ndarray) -> np.ndarray:

@@ -15,6 +15,7 @@ from typing import NamedTuple
 import cv2
 import numpy as np
 
+from referee.piles.pixels import differs
 from referee.table.layout import CARD_HEIGHT_MM, CARD_WIDTH_MM, MARKER_SIDE_MM, StockRow, TableLayout
 
 CARD_AREA_MM2 = CARD_WIDTH_MM * CARD_HEIGHT_MM
@@ -62,9 +63,9 @@ def card_centres(view: np.ndarray, px_per_mm: float) -> list[CardSeen]:
     small = cv2.resize(view, (max(1, view.shape[1] // SHRINK), max(1, view.shape[0] // SHRINK)), interpolation=cv2.INTER_AREA)
     span = int(round(TABLE_SPAN_MM * px_per_mm / SHRINK)) | 1
     table = cv2.resize(cv2.medianBlur(small, min(span, 255)), view.shape[1::-1], interpolation=cv2.INTER_LINEAR)
-    mask = cv2.absdiff(view, table).max(axis=2) > CONTRAST
+    mask = differs(view, table, CONTRAST)
     close = max(3, int(round(4 * px_per_mm)) | 1)  # joins a card's print, not cards laid a few mm apart
-    mask = cv2.morphologyEx(mask.astype(np.uint8), cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (close, close)))
+    mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (close, close)))
     mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
     count, _, stats, centroids = cv2.connectedComponentsWithStats(mask, connectivity=8)
     height, width = mask.shape

@@ -14,6 +14,7 @@ from typing import Callable
 import cv2
 import numpy as np
 
+from referee.piles.pixels import differs
 from referee.piles.table_view import RectMM
 from referee.piles.touch import TouchEstimate, estimate_stop, estimate_touch, find_stop
 from referee.table.layout import CARD_HEIGHT_MM, CARD_WIDTH_MM
@@ -380,9 +381,9 @@ class PlaceTracker:
     def _changed_since_settled(self, crop: np.ndarray) -> np.ndarray:
         """Bool mask (padded-region coordinates) of the place's own zone where `crop` differs from the
         picture it last settled on (specks opened away)."""
-        changed = cv2.absdiff(crop[self.inner], self.settled_crop[self.inner]).max(axis=2) > 30
+        changed = differs(crop[self.inner], self.settled_crop[self.inner], 30)
         difference = np.zeros(crop.shape[:2], bool)
-        difference[self.inner] = cv2.morphologyEx(changed.astype(np.uint8), cv2.MORPH_OPEN, np.ones((3, 3), np.uint8)).astype(bool)
+        difference[self.inner] = cv2.morphologyEx(changed, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8)).astype(bool)
         return difference
 
     def settle_now(self, view: np.ndarray, frame: int, t: float, cardlike: np.ndarray | None) -> PlaceChange:
@@ -630,8 +631,9 @@ def _inside(inner: tuple[slice, slice], shape: tuple[int, int]) -> np.ndarray:
 
 
 def _pieces(mask: np.ndarray, smallest: float) -> np.ndarray:
-    """`mask` (bool) without its connected pieces smaller than `smallest` pixels."""
-    count, labels, stats, _ = cv2.connectedComponentsWithStats(mask.view(np.uint8), connectivity=8)
+    """`mask` (bool) without its connected pieces smaller than `smallest` pixels. (Which piece gets which
+    label does not matter here: Grana's algorithm, a third of the time of OpenCV's default on a place.)"""
+    count, labels, stats, _ = cv2.connectedComponentsWithStatsWithAlgorithm(mask.view(np.uint8), 8, cv2.CV_32S, cv2.CCL_GRANA)
     if count <= 2:
         return mask if count < 2 or stats[1, cv2.CC_STAT_AREA] >= smallest else np.zeros_like(mask)
     keep = stats[:, cv2.CC_STAT_AREA] >= smallest

@@ -464,8 +464,7 @@ class Translator:
         card landed to STOCK_AHEAD_SECONDS after (those after from the sightings still to be ruled)."""
         left = [(key, card) for key, (t, card) in self._left.items() if sighting.t - STOCK_LEFT_SECONDS <= t <= sighting.t]
         return left + [((seen.player, seen.slot), seen.previous.card) for seen in coming
-                       if isinstance(seen, StockSeen) and seen.t <= sighting.t + STOCK_AHEAD_SECONDS
-                       and seen.previous.card is not None and seen.reading.card != seen.previous.card]
+                       if isinstance(seen, StockSeen) and seen.t <= sighting.t + STOCK_AHEAD_SECONDS and _lost_its_top(seen)]
 
     def _seen_leaving(self, sighting: Arrival, state: EngineState, coming: Sequence[Sighting]) -> tuple[str, int] | None:
         """When the reading fits several stock tops, the likeliest of those seen leaving their stock
@@ -610,7 +609,7 @@ class Translator:
         player, slot, card = sighting.player, sighting.slot, reading.card
         stocks = state.players[player].stocks
         here = stocks[slot] if slot < len(stocks) else None
-        if sighting.previous.card is not None and reading.card != sighting.previous.card:
+        if _lost_its_top(sighting):
             self._left[(player, slot)] = (sighting.t, sighting.previous.card)
         if reading.empty:
             self._seen_empty.add((player, slot))
@@ -650,6 +649,16 @@ class Translator:
             self._reread[(player, slot)] = (sighting.t, card)  # a misreading, or the top is on its way to a pile
             return [], None
         return [], None
+
+
+def _lost_its_top(sighting: StockSeen) -> bool:
+    """The stock seen no longer shows the card it showed: not when no hand came to it and the card is
+    only read again with its suit lost or found (`QS`, then `Q?` as the light changed: the queen lying
+    there still is no queen that left)."""
+    before, now = sighting.previous.card, sighting.reading.card
+    if before is None or now == before:
+        return False
+    return sighting.visited or now is None or not same_card(now, before)
 
 
 def _slap(sighting: Arrival | PileTouched) -> Slap:

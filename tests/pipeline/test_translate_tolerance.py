@@ -289,17 +289,25 @@ def test_a_clip_begun_mid_game_calls_the_stall_once_the_stocks_are_left_alone(le
     assert ("stall" in [kind for kind, _ in events]) is stalled
 
 
-@pytest.mark.parametrize("stock_left, expected", [
+#: A's QS stock seen again before A's card lands: bare, or the queen lying there read without its suit
+#: with no hand near it (the light changed), or with A's hand there
+_QS_LEFT = StockSeen(1.8, 54, "A", 0, BACK, card("QS"), True)
+_QS_READ_AGAIN = StockSeen(1.8, 54, "A", 0, Reading(Card.parse("Q?"), confidence=0.6), card("QS"), False)
+
+
+@pytest.mark.parametrize("stock_seen, expected", [
     # QS still lies on A's stock: A's spit card, misread; a queen, but not that one
-    (False, [("spit", "A", "Q?"), ("spit", "B", "8C")]),
-    (True, [("play", "A", "QS"), ("spit", "B", "8C")]),   # A's stock was seen losing its QS: a (bad) play
-])
-def test_in_a_stall_a_card_laid_with_the_other_players_like_a_stock_top_still_on_the_stock_is_a_spit(stock_left, expected):
+    (None, [("spit", "A", "Q?"), ("spit", "B", "8C")]),
+    (_QS_LEFT, [("play", "A", "QS"), ("spit", "B", "8C")]),   # A's stock was seen losing its QS: a (bad) play
+    (_QS_READ_AGAIN, [("spit", "A", "Q?"), ("spit", "B", "8C")]),  # the QS still there (seed 8's clip from 11.3 s)
+    (replace(_QS_READ_AGAIN, visited=True), [("play", "A", "QS"), ("spit", "B", "8C")]),
+], ids=["unseen", "left", "read_again", "read_again_under_a_hand"])
+def test_in_a_stall_a_card_laid_with_the_other_players_like_a_stock_top_still_on_the_stock_is_a_spit(stock_seen, expected):
     # nothing fits 3S or 9C: the opening layout is a stall, both players owe a spit
     opening = layout_read((card("3S"), card("9C")), a="QS JS KD 6H QH", b="AD JH JD 6C 5D")
     sightings = [opening]
-    if stock_left:
-        sightings.append(StockSeen(1.8, 54, "A", 0, BACK, card("QS"), True))
+    if stock_seen is not None:
+        sightings.append(stock_seen)
     sightings += [Arrival(2.0, 60, 1, "A", Card.parse("QS"), 0.01, together=True),
                   Arrival(2.02, 61, 0, "B", Card.parse("8C"), 0.01, together=True)]
     events, _, _ = referee(sightings)

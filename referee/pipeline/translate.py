@@ -62,6 +62,9 @@ PASSING_BELOW = 0.5
 #: gave alone only when that card holds this share of what the two believe together (as a reading
 #: names a suit only above 0.6 given its rank).
 SUIT_BY_BOTH = 0.6
+#: A spit card read without its suit is named with the suit that holds this share of the weight its
+#: reading gave the cards of its rank not showing on the table (`_suit_by_elimination`).
+SPIT_SUIT_SHARE = 2 / 3
 #: Both players laying a card at once (within JOINT_SECONDS) after this long (s) with no card laid, and
 #: neither card's stock seen losing it, is the re-spit after a stall the referee did not see.
 LULL_SECONDS = 1.0
@@ -676,14 +679,33 @@ def _slap(sighting: Arrival | PileTouched) -> Slap:
 def _not_on_the_table(card: Card, alternatives: Sequence[tuple[Card, float]], state: EngineState) -> Card:
     """A spit card read as a card that still lies face up on a stock or a pile (the deck has one of
     each) is another of its rank: the likeliest other suit the reader gave it that is not showing,
-    else its rank alone."""
+    else its rank alone. One read without its suit is the suit the reader gave most of its weight to
+    (SPIT_SUIT_SHARE) among the cards of its rank not showing: no stock says which it is, as it does for
+    a play, but a queen read half as a QS lying on a stock is the queen the reader thought next likeliest."""
     showing = [stock.top for player in PLAYERS for stock in state.players[player].stocks if stock.top is not None]
     showing += [top for top in state.pile_tops if top is not None]
-    if card.suit is None or not any(top.suit is not None and same_card(top, card) for top in showing):
+    if card.suit is None:
+        return _suit_by_elimination(card, alternatives, showing)
+    if not any(top.suit is not None and same_card(top, card) for top in showing):
         return card
     others = [other for other, _ in alternatives if other.rank == card.rank and other.suit is not None
               and not any(same_card(top, other) for top in showing if top.suit is not None)]
     return others[0] if others else Card(card.rank, None)
+
+
+def _suit_by_elimination(card: Card, alternatives: Sequence[tuple[Card, float]], showing: Sequence[Card]) -> Card:
+    """`card` (its rank alone) named with the suit holding SPIT_SUIT_SHARE of the weight the reader gave
+    the cards of its rank that are not showing on the table; else as it was."""
+    weights: dict[Card, float] = {}
+    for other, weight in alternatives:
+        if (other.rank == card.rank and other.suit is not None
+                and not any(top.suit is not None and same_card(top, other) for top in showing)):
+            weights[other] = weights.get(other, 0.0) + weight
+    total = sum(weights.values())
+    if not weights or total <= 0:
+        return card
+    best = max(weights, key=weights.get)
+    return best if weights[best] >= SPIT_SUIT_SHARE * total else card
 
 
 def _one_of_its_rank(card: Card, candidates: list[str], state: EngineState) -> list[tuple[str, int]]:

@@ -573,3 +573,20 @@ def test_a_card_the_lingering_hand_did_not_lay_is_timed_by_its_own_players_touch
     engine.observe(translator.translate(opening, engine.state)[0][0])
     found, _ = translator.translate(seen_by_a, engine.state, [b_under])
     assert [(o.player, o.pile, str(o.card), o.t, o.frame) for o in found] == [("B", 1, "QC", 15.028, 451)]
+
+
+@pytest.mark.parametrize("alternatives, expected", [
+    # half of the reading on the QS still lying on A's stock: of the queens not showing, the QC
+    ((("QS", 0.33), ("QC", 0.22), ("KS", 0.08), ("QD", 0.06)), "QC"),
+    ((("KS", 0.66), ("KC", 0.21), ("QS", 0.04)), "KS"),   # a king: most of the weight on the KS
+    ((("QC", 0.3), ("QD", 0.25)), "Q?"),                  # no suit the reader nearly settled on: a queen
+    ((), "Q?"),
+], ids=["the_likeliest_lies_on_a_stock", "a_suit_twice_as_likely", "no_suit_clear", "no_alternatives"])
+def test_a_spit_read_without_its_suit_is_named_by_the_suit_its_reader_favoured_among_cards_not_showing(alternatives, expected):
+    opening = layout_read((card("3S"), card("9C")), a="QS JS KD 6H QH", b="AD JH JD 6C 5D")  # a stall: spits due
+    rank = expected[0]
+    spit = Arrival(2.0, 60, 1, "A", Card.parse(f"{rank}?"), 0.01, confidence=0.8, together=True,
+                   alternatives=tuple((Card.parse(text), p) for text, p in alternatives))
+    events, _, _ = referee([opening, spit, Arrival(2.02, 61, 0, "B", Card.parse("8C"), 0.01, together=True)])
+    assert [(kind, e["player"], str(e["card"])) for kind, e in events if kind in ("spit", "play")] == [
+        ("spit", "A", expected), ("spit", "B", "8C")]

@@ -64,6 +64,13 @@ FRONT_MM = 60.0
 #: A change whose outline fills at least this share of a card, and is no bigger than a card, is taken
 #: as the new top card itself (not the card-coloured patch around it, which takes in the pile beneath).
 WHOLE_CARD_SHARE = 0.85
+#: "No bigger than a card": at most this share of its area, its sides at most this share of a card's. A
+#: change seen through a soft camera, with the card's shadow, in the view's 2 mm pixels, is a pixel or two
+#: wider than the card all round: a card laid turned 25-35 degrees on the pile changed 34.5 x 46.8 px where
+#: the card is 31.5 x 44, which 1.15 and 1.1 refused, and the card-coloured patch of both cards, taken
+#: instead, gave an outline turned between the two that the card could not be read at.
+WHOLE_CARD_MAX_SHARE = 1.3
+WHOLE_CARD_MAX_SIDE = 1.2
 #: What a place shows when first seen is a card only if its card-coloured patch is at least this share
 #: of a card (a pale spot of table, under a lamp, had made a bare spit pile's outline a 20 mm sliver, and
 #: the card laid beside it touched nothing).
@@ -597,7 +604,8 @@ def _card_sized(hull: np.ndarray, px_per_mm: float) -> np.ndarray | None:
     centre, (w, h), angle = box
     short, long = sorted((w, h))
     card_w, card_h = CARD_WIDTH_MM * px_per_mm, CARD_HEIGHT_MM * px_per_mm
-    if not (WHOLE_CARD_SHARE <= short * long / (card_w * card_h) <= 1.15 and short <= card_w * 1.1 and long <= card_h * 1.1):
+    if not (WHOLE_CARD_SHARE <= short * long / (card_w * card_h) <= WHOLE_CARD_MAX_SHARE
+            and short <= card_w * WHOLE_CARD_MAX_SIDE and long <= card_h * WHOLE_CARD_MAX_SIDE):
         return None
     size = (card_w, card_h) if w <= h else (card_h, card_w)
     out = np.zeros(hull.shape, np.uint8)

@@ -83,6 +83,30 @@ def test_the_outline_of_a_new_top_card_is_the_card_laid_not_the_pile_that_peeks_
     assert np.hypot(*shift) < 2.0 / PX_PER_MM
 
 
+@pytest.mark.parametrize("turned", [25.0, -35.0, 50.0])
+def test_a_card_laid_turned_on_the_pile_is_its_own_outline_seen_through_a_soft_camera(turned):
+    """A card laid well turned on the pile, the picture a little soft as a camera's is: the change is a
+    little wider than the card all round, and is still the card's outline, not one turned between the
+    two cards (which the card could not be read at)."""
+    soft = lambda view: cv2.GaussianBlur(view, (0, 0), 1.6)
+    zone = RectMM.around((150, 150), 110, 130)
+    tracker = PlaceTracker(("spit_pile", None, 0), zone, PX_PER_MM, VIEW, nominal_card=RectMM.around((150, 150), 63, 88))
+    pile = np.full(VIEW + (3,), TABLE_GREY, np.uint8)
+    draw_card(pile, (150, 150), -3.0, (20, 20, 20))
+    laid = ((152.0, 148.0), -3.0 + turned)
+    after = pile.copy()
+    draw_card(after, *laid, (160, 40, 40))
+    before, after = soft(pile), soft(after)
+    assert len(settle(tracker, before, 0)) == 1
+    hand = np.zeros(VIEW, np.uint8)
+    hand[0:80, 130:170] = 1
+    settle(tracker, before, 10, hand, frames=3)
+    (change,) = settle(tracker, after, 13)
+    truth = np.zeros(VIEW, np.uint8)
+    cv2.fillConvexPoly(truth, np.round(card_outline(*laid)).astype(np.int32), 1)
+    assert iou(change.footprint, truth[tracker.rows, tracker.cols].astype(bool)) > 0.85
+
+
 REST_FRAME, SPEED, PERIOD = 10.4, 15.0, 1 / 30
 
 

@@ -17,6 +17,11 @@ from referee.piles.zones import Place
 
 #: One hand cannot lay two cards on one pile this close (s): two touches are one card.
 SAME_HAND_SECONDS = 0.3
+#: A hand first seen already on the pile this soon (s) after the same player's hand was last seen there is
+#: that hand found again, not a second card: held still on the pile, a hand is taken into the table's
+#: picture and lost for a few frames, then found again as it moves off (a hand cannot fetch another card
+#: without leaving the pile).
+FOUND_AGAIN_SECONDS = 0.3
 #: Both piles settling together with both hands' touches within this span (s) are two cards laid at
 #: once, one by each player (a hand lays one card at a time).
 JOINT_SECONDS = 0.3
@@ -30,18 +35,29 @@ JOINT_HOLDER_SURE = 0.6
 
 
 def one_per_hand(visits: list[Visit]) -> list[Visit]:
-    """A hand that touches a pile, lifts and touches again within SAME_HAND_SECONDS laid one card:
-    its touches are one visit, timed by the first."""
+    """A hand that touches a pile, lifts and touches again within SAME_HAND_SECONDS laid one card, as
+    did one lost on the pile and found there again (`_found_again`): its touches are one visit, timed by
+    the first."""
     out: list[Visit] = []
     for visit in visits:
         last = out[-1] if out else None
-        if last is not None and last.player == visit.player and visit.touch.t - last.touch.t < SAME_HAND_SECONDS:
+        if last is not None and last.player == visit.player and (visit.touch.t - last.touch.t < SAME_HAND_SECONDS
+                                                                  or _found_again(last, visit)):
             out[-1] = replace(last, frames_in_contact=last.frames_in_contact + visit.frames_in_contact,
                               fronts=last.fronts + visit.fronts, card_seen=last.card_seen or visit.card_seen,
                               **_snapshot_of(visit if visit.snapshot is not None else last))
             continue
         out.append(visit)
     return out
+
+
+def _found_again(earlier: Visit, later: Visit) -> bool:
+    """`later` is the hand of `earlier` found again on the pile: first seen already over it (at or inside
+    its outline), within FOUND_AGAIN_SECONDS of when `earlier` was last seen."""
+    if not earlier.samples or not later.samples:
+        return False
+    (_, first_seen, distance), (_, last_seen, _) = later.samples[0], earlier.samples[-1]
+    return distance <= 0 and 0 <= first_seen - last_seen <= FOUND_AGAIN_SECONDS
 
 
 def _snapshot_of(visit: Visit) -> dict:

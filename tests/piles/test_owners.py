@@ -5,8 +5,8 @@ from dataclasses import replace
 import numpy as np
 import pytest
 
-from referee.piles.owners import (JOINT_HOLDER_SURE, JOINT_SECONDS, REACHING_ON_SECONDS, SAME_HAND_SECONDS, joint_owners,
-                                   one_per_hand, reaching_on, unseen_joint_owner, who_laid_top)
+from referee.piles.owners import (FOUND_AGAIN_SECONDS, JOINT_HOLDER_SURE, JOINT_SECONDS, REACHING_ON_SECONDS, SAME_HAND_SECONDS,
+                                   joint_owners, one_per_hand, reaching_on, unseen_joint_owner, who_laid_top)
 from referee.piles.places import APPROACH_MARGIN_MM, PlaceChange, PlaceTracker, Visit
 from referee.piles.touch import TouchEstimate
 from referee.piles.zones import Place, all_places
@@ -40,6 +40,21 @@ def test_one_hand_touching_a_pile_twice_keeps_its_last_snapshot_with_its_outline
 @pytest.mark.parametrize("gap, visits_left", [(SAME_HAND_SECONDS - 0.01, 1), (SAME_HAND_SECONDS + 0.01, 2)])
 def test_two_touches_of_one_hand_further_apart_are_two_cards(gap, visits_left):
     assert len(one_per_hand([_visit("B", 1.0), _visit("B", 1.0 + gap)])) == visits_left
+
+
+@pytest.mark.parametrize("first_seen_mm, lost_for, visits_left", [
+    (-30.0, 0.1, 1),                        # held still on the pile, lost a few frames, found again there
+    (-30.0, FOUND_AGAIN_SECONDS + 0.05, 2),  # gone longer: it may have fetched another card
+    (25.0, 0.1, 2),                         # first seen coming in from off the pile: a new card
+])
+def test_a_hand_lost_on_the_pile_and_found_again_there_laid_one_card(first_seen_mm, lost_for, visits_left):
+    laid = _visit("A", 1.35, contact=6)
+    laid.samples = [(40, 1.333, 10.0), (41, 1.35, -14.0), (48, 1.6, -32.0)]  # held there a quarter of a second
+    found = 1.6 + lost_for
+    again = _visit("A", found if first_seen_mm <= 0 else found + 0.05)
+    again.samples = [(int(found * FPS), found, first_seen_mm), (int(found * FPS) + 1, found + 1 / FPS, -40.0)]
+    assert again.touch.t - laid.touch.t > SAME_HAND_SECONDS
+    assert len(one_per_hand([laid, again])) == visits_left
 
 
 # visits in touch order: A at 1.0, B at 1.1, A again at 1.5

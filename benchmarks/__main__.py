@@ -22,6 +22,7 @@ ORDER = (
     "vision_rendered",
     "vision_real",
     "pile_tops",
+    "turned_tops",
     "referee_accuracy",
     "referee_light",
     "referee_camera",

@@ -123,15 +123,20 @@ def still_samples(count: int, *, seed: int = 0, size: str = "720p", per_camera: 
     while made < count:
         rng = np.random.default_rng(zlib.crc32(f"stills|{seed}|{setup}".encode()))
         scenes = [random_still(rng, layout) for _ in range(per_camera)]
-        switcher = _SceneSwitcher(scenes)
-        renderer = TableRenderer(_EMPTY_SCRIPT, size=size, fps=1, seed=seed * 100003 + setup, layout=layout,
-                                 camera=still_camera(rng, size, layout), scene=switcher, max_px_per_mm=6.0,
-                                 people=bool(rng.random() < 0.3), markers=bool(rng.random() < 0.3))
+        renderer = stills_renderer(scenes, seed=seed * 100003 + setup, layout=layout, size=size,
+                                   camera=still_camera(rng, size, layout), max_px_per_mm=6.0,
+                                   people=bool(rng.random() < 0.3), markers=bool(rng.random() < 0.3))
         for index in range(min(per_camera, count - made)):
             image, labels = renderer.render(index)
             yield image, labels
             made += 1
         setup += 1
+
+
+def stills_renderer(scenes: list[StillScene], *, seed: int, layout: TableLayout, size: str = "720p", **options) -> TableRenderer:
+    """The table's renderer showing `scenes[k]` in its frame k (`render(k)`); the camera, table, light and
+    deck are drawn from `seed` as a game's are, unless given in `options` (`TableRenderer`'s)."""
+    return TableRenderer(_EMPTY_SCRIPT, size=size, fps=1, seed=seed, layout=layout, scene=_SceneSwitcher(scenes), **options)
 
 
 class _SceneSwitcher:

@@ -16,6 +16,7 @@ import cv2
 import numpy as np
 
 from referee.piles.pixels import differs
+from referee.piles.reading import card_coloured
 from referee.table.layout import CARD_HEIGHT_MM, CARD_WIDTH_MM, MARKER_SIDE_MM, StockRow, TableLayout
 
 CARD_AREA_MM2 = CARD_WIDTH_MM * CARD_HEIGHT_MM
@@ -45,6 +46,10 @@ TABLE_SPAN_MM = 240.0
 SHRINK = 4
 #: A pixel differing from the table around it by more than this (0-255, any channel) lies on it.
 CONTRAST = 25
+#: A blob standing out from the table is a card only when at least this share of it is card paper (a
+#: face, or a back's white border): the squares of a checked tablecloth stand out as much as cards, and
+#: lie in rows too (one had moved a stock row 99 mm, onto a row of squares).
+MIN_PAPER_SHARE = 0.1
 
 
 class CardSeen(NamedTuple):
@@ -67,7 +72,21 @@ def card_centres(view: np.ndarray, px_per_mm: float) -> list[CardSeen]:
     close = max(3, int(round(4 * px_per_mm)) | 1)  # joins a card's print, not cards laid a few mm apart
     mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (close, close)))
     mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
-    count, _, stats, centroids = cv2.connectedComponentsWithStats(mask, connectivity=8)
+    paper = card_coloured(view)
+    found = _card_blobs(mask, paper, px_per_mm, paper_share=MIN_PAPER_SHARE)
+    # cards on a patterned cloth may join the pattern in the mask above and be left out as too big:
+    # their paper alone finds them
+    paper = cv2.morphologyEx(paper, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+    found += [card for card in _card_blobs(paper, paper, px_per_mm, paper_share=0.0)
+              if all(np.hypot(card.x - other.x, card.y - other.y) > CARD_WIDTH_MM / 2 for other in found)]
+    return found
+
+
+def _card_blobs(mask: np.ndarray, paper: np.ndarray, px_per_mm: float, *, paper_share: float) -> list[CardSeen]:
+    """Centres (table mm) of `mask`'s card-sized blobs at least `paper_share` card paper, away from the
+    view's edges (arms reaching off it) and the corner markers."""
+    count, labels, stats, centroids = cv2.connectedComponentsWithStats(mask, connectivity=8)
+    papery = np.bincount(labels.ravel(), weights=(paper > 0).ravel(), minlength=count)
     height, width = mask.shape
     area_mm = (width / px_per_mm, height / px_per_mm)
     found = []
@@ -78,7 +97,7 @@ def card_centres(view: np.ndarray, px_per_mm: float) -> list[CardSeen]:
         area2 = area / px_per_mm ** 2
         if not CARD_AREA_RANGE[0] * CARD_AREA_MM2 <= area2 <= CARD_AREA_RANGE[1] * CARD_AREA_MM2:
             continue
-        if max(w, h) / px_per_mm > MAX_BLOB_SIDE:
+        if max(w, h) / px_per_mm > MAX_BLOB_SIDE or papery[label] < paper_share * area:
             continue
         cx, cy = (float(v) / px_per_mm for v in centroids[label])
         near_x = min(cx, area_mm[0] - cx) < MARKER_SIDE_MM + 40

@@ -62,3 +62,20 @@ def test_a_row_seen_at_its_depth_but_not_its_pitch_moves_only_in_depth():
     truth = TableLayout(stock_row_inset=160)
     fitted = fitted_to(truth, stocks=(0, 2, 4))  # three piles: 164 apart, or 82 apart with gaps
     assert fitted.row("A") == StockRow(NOMINAL.stock_pitch, pytest.approx(160, abs=3), 0.0)
+
+
+def test_a_checked_tablecloth_is_no_row_of_cards():
+    """Its squares stand out from the table around them as much as cards do, and lie in rows; the cards
+    laid on it are found by their paper."""
+    from referee.piles.reading import card_coloured
+
+    truth = TableLayout(rows=(StockRow(82, 150, 0), StockRow(82, 118, 0)))
+    view = view_of(laid(truth))
+    rows, cols = np.indices(view.shape[:2])
+    square = 30  # px: 60 mm at 0.5 px per mm
+    dark = ((rows // square + cols // square) % 2 == 0) & (card_coloured(view) == 0)
+    view[dark] = (90, 30, 70)  # a purple check, darker than the cloth's other squares
+    fitted = fit_layout(view, 0.5, NOMINAL)
+    for player in ("A", "B"):
+        for slot in range(5):
+            assert np.allclose(fitted.stock_centre(player, slot), truth.stock_centre(player, slot), atol=6)

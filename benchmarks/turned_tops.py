@@ -5,9 +5,9 @@ referee must still find where it lies and name it. Each setup (a camera, table, 
 from its seed, as a rendered game's are) shows a still table: each player's five stock cards and a card
 on each spit pile. Then player A's hand comes to spit pile 0 and leaves a card there turned ANGLE
 degrees from the card beneath (either way, a few mm off its centre), and the tracker, stepped frame by
-frame as in a replay, says what arrived. Per angle: right (the card), rank only (`K?` for a king), wrong (another
-card), unnamed (nothing ruled, or no card named). Results go to stdout and to
-benchmarks/results/turned_tops.json.
+frame as in a replay, says what arrived. Per angle: right (the card), rank only (`K?` for a king),
+wrong (another card), unnamed (nothing ruled, or no card named), and the share right. Results go to
+stdout and to benchmarks/results/turned_tops.json.
 """
 
 from __future__ import annotations
@@ -64,7 +64,7 @@ def scenes(rng: np.random.Generator, layout, angle: float):
     return frames, beneath.card, laid.card
 
 
-def referee_sees(renderer, frames: int, layout, namer):
+def referee_sees(renderer, frames: int, namer):
     """What the tracker rules arriving on spit pile 0, stepping through the renderer's frames."""
     from referee.capture.frames import Frame
     from referee.pipeline.calibration_input import load_calibration
@@ -73,12 +73,12 @@ def referee_sees(renderer, frames: int, layout, namer):
     from referee.piles.table_view import TableView
     from referee.piles.tracker import TableTracker
 
+    from referee.synth.render import corners_record
+
     width, height = renderer.camera.width, renderer.camera.height
-    corners = {"play_area_corners_px": renderer.camera.corners_px(layout), "area_mm": [layout.width, layout.height],
-               "camera": {"focal_px": renderer.camera.focal, "k1": renderer.camera.pose.k1, "k2": renderer.camera.pose.k2}}
-    with tempfile.TemporaryDirectory() as scratch:
+    with tempfile.TemporaryDirectory() as scratch:  # the calibration a rendered game comes with, read as one
         path = pathlib.Path(scratch) / "corners.json"
-        path.write_text(json.dumps(corners))
+        path.write_text(json.dumps(corners_record(renderer, FPS)))
         calibration = load_calibration(path, image_size=(width, height))
     view = TableView(calibration, calibration.area_mm, TRACKING_PX_PER_MM, (width, height))
     tracker = TableTracker(view, namer, fps=FPS)
@@ -124,14 +124,14 @@ def main() -> int:
             rng = np.random.default_rng([setup, angle, 20261204])
             frames, beneath, laid = scenes(rng, layout, angle)
             renderer = stills_renderer(frames, seed=50_000 + setup, layout=layout)
-            arrivals = referee_sees(renderer, len(frames), layout, namer)
+            arrivals = referee_sees(renderer, len(frames), namer)
             outcome = verdict(arrivals, beneath, laid)
             counts[angle][outcome] += 1
             if outcome != "right":
                 misses.append({"setup": setup, "angle": angle, "design": renderer.design, "laid": str(laid), "beneath": str(beneath),
                                "ruled": [str(a.card) for a in arrivals]})
         print(json.dumps({"setup": setup, "so_far": {angle: counts[angle]["right"] for angle in ANGLES}}), flush=True)
-    by_angle = {str(angle): {"setups": sum(counts[angle].values()), "right": counts[angle]["right"] / max(sum(counts[angle].values()), 1),
+    by_angle = {str(angle): {"setups": args.setups, "right_share": round(counts[angle]["right"] / max(args.setups, 1), 4),
                              **{key: counts[angle][key] for key in ("right", "rank_only", "wrong", "unnamed")}} for angle in ANGLES}
     report = {"by_angle": by_angle, "misses": misses, "seconds": round(time.perf_counter() - started, 1)}
     print(json.dumps(by_angle, indent=1))

@@ -158,6 +158,25 @@ def _frames(renderer: TableRenderer, script: GameScript, options: dict, frames: 
                 yield index, np.frombuffer(data, np.uint8).reshape(shape), label
 
 
+def corners_record(renderer: TableRenderer, fps: float) -> dict:
+    """What corners.json holds of a renderer's camera: the play area's corners in the picture (INTERFACE.md
+    order), the picture's size, the camera's pose and lens, and the deck drawn."""
+    camera, layout = renderer.camera, renderer.layout
+    return {
+        "play_area_corners_px": camera.corners_px(layout),
+        "image_size": [camera.width, camera.height],
+        "fps": fps,
+        "area_mm": [layout.width, layout.height],
+        "camera": {
+            "height_mm": round(camera.pose.height, 3), "tilt_deg": round(camera.pose.tilt, 3),
+            "heading_deg": round(camera.pose.heading, 3), "focal_px": round(camera.focal, 3),
+            "k1": round(camera.pose.k1, 5), "k2": round(camera.pose.k2, 5),
+        },
+        "design": renderer.design,
+        "back": renderer.back_design,
+    }
+
+
 def render_game(script: GameScript, out_dir: pathlib.Path, *, fps: int = 30, size: str = "720p",
                 seconds: float | None = None, seed: int = 0, layout: TableLayout | None = None,
                 camera: Camera | None = None, design: str | None = None, sheet_frames: int = 12,
@@ -190,20 +209,7 @@ def render_game(script: GameScript, out_dir: pathlib.Path, *, fps: int = 30, siz
     with open(paths["truth.jsonl"], "w", encoding="utf-8") as handle:
         for event in truth_events(script, fps, frames):
             handle.write(event.to_json() + "\n")
-    corners = {
-        "play_area_corners_px": renderer.camera.corners_px(layout),
-        "image_size": [width, height],
-        "fps": fps,
-        "area_mm": [layout.width, layout.height],
-        "camera": {
-            "height_mm": round(renderer.camera.pose.height, 3), "tilt_deg": round(renderer.camera.pose.tilt, 3),
-            "heading_deg": round(renderer.camera.pose.heading, 3), "focal_px": round(renderer.camera.focal, 3),
-            "k1": round(renderer.camera.pose.k1, 5), "k2": round(renderer.camera.pose.k2, 5),
-        },
-        "design": renderer.design,
-        "back": renderer.back_design,
-    }
-    paths["corners.json"].write_text(json.dumps(corners, indent=1) + "\n", encoding="utf-8")
+    paths["corners.json"].write_text(json.dumps(corners_record(renderer, fps), indent=1) + "\n", encoding="utf-8")
 
     writer, codec = _open_writer(paths["video.mp4"], fps, (width, height))
     sheet_at = set(np.linspace(0, frames - 1, min(sheet_frames, frames)).round().astype(int).tolist())

@@ -53,5 +53,5 @@ def test_the_tracker_rules_a_card_laid_turned_30_degrees_on_the_pile():
     layout = TableLayout()
     frames, beneath, laid = turned_tops.scenes(np.random.default_rng([0, 30, 20261204]), layout, 30)
     renderer = stills_renderer(frames, seed=50_000, layout=layout)
-    arrivals = turned_tops.referee_sees(renderer, len(frames), layout, load_namer(None))
+    arrivals = turned_tops.referee_sees(renderer, len(frames), load_namer(None))
     assert [(arrival.player, arrival.card) for arrival in arrivals] == [("A", laid)]

@@ -76,7 +76,20 @@ def import_ultralytics(threads: int = 2):
     SETTINGS.update({"sync": False})
     torch_utils.NUM_THREADS = threads  # ultralytics trains on one core unless told
     torch.set_num_threads(threads)
+    _without_polars()
     return ultralytics
+
+
+def _without_polars() -> None:
+    """Where polars is missing (a borrowed GPU machine whose packages came as wheels; polars' runtime is
+    170 MB), checkpoints are saved without their table of per-epoch results rather than the run failing
+    at its first save."""
+    try:
+        import polars  # noqa: F401
+    except ImportError:
+        from ultralytics.engine.trainer import BaseTrainer
+
+        BaseTrainer.read_results_csv = lambda self: {}
 
 
 # ------------------------------------------------------------------------------------------ data
@@ -312,7 +325,8 @@ def train_classifier(data_root: pathlib.Path, target: pathlib.Path, *, name: str
 
 
 def train_detector(data_yaml: pathlib.Path, *, name: str, epochs: int, image_size: int, resume: bool, hours: float | None, threads: int,
-                   start_from: pathlib.Path | None = None, lr: float | None = None) -> pathlib.Path:
+                   start_from: pathlib.Path | None = None, lr: float | None = None, device: str = "cpu", workers: int = 1,
+                   batch: int = 16) -> pathlib.Path:
     ultralytics = import_ultralytics(threads)
     last = _run_dir(name) / "weights" / "last.pt"
     if resume and last.exists():
@@ -321,7 +335,7 @@ def train_detector(data_yaml: pathlib.Path, *, name: str, epochs: int, image_siz
     else:
         model = ultralytics.YOLO(str(start_from) if start_from else "yolo11n-obb.yaml")
         arguments = dict(
-            data=str(data_yaml), epochs=epochs, imgsz=image_size, batch=16, workers=1, device="cpu", pretrained=False,
+            data=str(data_yaml), epochs=epochs, imgsz=image_size, batch=batch, workers=workers, device=device, pretrained=False,
             project=str(RUNS_DIR), name=name, exist_ok=True, plots=False, amp=False,
             # scenes are already turned, tilted and lit at random; mirroring would teach mirrored indices
             fliplr=0.0, flipud=0.0, degrees=0.0, mosaic=0.3, close_mosaic=2, scale=0.3, translate=0.1, mixup=0.0,
@@ -368,6 +382,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--name", default=None, help="run name under models/runs/ (default: the stage name)")
     parser.add_argument("--lr", type=float, default=None, help="initial learning rate (lower it when fine-tuning)")
     parser.add_argument("--detector-size", type=int, default=256, help="detector input side, pixels (multiple of 32)")
+    parser.add_argument("--device", default="cpu", help="where the detector trains: cpu, or a CUDA device number when a GPU is at hand")
+    parser.add_argument("--workers", type=int, default=1, help="the detector's data-loading processes")
+    parser.add_argument("--batch", type=int, default=16, help="the detector's batch size")
+    parser.add_argument("--data", type=pathlib.Path, default=None, help="the detector's dataset YAML (default: models/data/full/detector/cards.yaml)")
     parser.add_argument("--out", type=pathlib.Path, default=None, help="where the ONNX files go (default models/, or models/runs/quick/ with --quick)")
     args = parser.parse_args(argv)
 
@@ -414,8 +432,9 @@ def main(argv: list[str] | None = None) -> int:
         train_suit_classifier(data_root / "suits", out / SUIT_ONNX, name=name, start_from=start_from, lr=args.lr,
                               epochs=1 if quick else args.suit_epochs, threads=args.threads)
     if args.stage in ("all", "detector"):
-        weights = train_detector(data_root / "detector" / "cards.yaml", name=(args.name or "detector") + suffix, start_from=args.start_from, lr=args.lr, epochs=1 if quick else args.detector_epochs,
-                                 image_size=detector_size, resume=args.resume, hours=args.hours, threads=args.threads)
+        weights = train_detector(args.data or data_root / "detector" / "cards.yaml", name=(args.name or "detector") + suffix, start_from=args.start_from, lr=args.lr,
+                                 epochs=1 if quick else args.detector_epochs, image_size=detector_size, resume=args.resume, hours=args.hours,
+                                 threads=args.threads, device=args.device, workers=args.workers, batch=args.batch)
         export_onnx(weights, out / DETECTOR_ONNX, image_size=detector_size, dynamic=True)
     if args.stage == "export":
         export_onnx(_run_dir("detector" + suffix) / "weights" / "best.pt", out / DETECTOR_ONNX, image_size=detector_size, dynamic=True)

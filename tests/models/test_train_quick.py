@@ -134,3 +134,21 @@ def test_the_suit_classifier_onnx_agrees_with_the_trained_model(quick_models):
     assert onnx_output.shape == torch_output.shape == (4, 5)
     assert onnx_model.names == ["C", "D", "H", "S", "none"]
     assert np.abs(onnx_output - torch_output).max() <= 1e-4
+
+
+@needs_ultralytics
+def test_training_saves_its_checkpoints_where_polars_is_missing(monkeypatch, tmp_path):
+    from ultralytics.engine.trainer import BaseTrainer
+
+    from models import train
+
+    original = BaseTrainer.read_results_csv
+    monkeypatch.setattr(BaseTrainer, "read_results_csv", original)  # restored after the test
+    monkeypatch.setitem(sys.modules, "polars", None)  # `import polars` raises ImportError, as on a machine without it
+    trainer = BaseTrainer.__new__(BaseTrainer)
+    trainer.csv = tmp_path / "results.csv"
+    trainer.csv.write_text("epoch,loss\n1,0.5\n")
+    with pytest.raises(ImportError):
+        original(trainer)  # what the first checkpoint save met
+    train._without_polars()
+    assert trainer.read_results_csv() == {}

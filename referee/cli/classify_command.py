@@ -30,6 +30,8 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     )
     parser.add_argument("images", nargs="+", metavar="IMAGE", help="photo files (JPEG, PNG, ...); EXIF orientation is honoured")
     parser.add_argument("--json", action="store_true", help="print JSON lines (the only output format; accepted for the interface)")
+    parser.add_argument("--thorough", action="store_true",
+                        help="also search each photo turned a quarter: about twice the model time, for a few more small cards")
     parser.add_argument("--models", type=pathlib.Path, default=None, help="folder holding card_detector.onnx and card_index_classifier.onnx (default: the shipped ones)")
     parser.set_defaults(handler=run)
 
@@ -58,6 +60,7 @@ def read_image(path: pathlib.Path) -> np.ndarray:
 
 def run(args: argparse.Namespace) -> int:
     recogniser = load_recogniser(args.models)  # a missing or broken model fails the whole call, once
+    recogniser.both_ways = args.thorough
     failed = 0
     for name in args.images:
         path = pathlib.Path(name)

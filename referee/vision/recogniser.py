@@ -188,6 +188,7 @@ class OnnxCardRecogniser:
     `paper_outlines`: also propose card-shaped paper regions the detector missed.
     `face`: the face classifier, mixed in when naming pile tops, and in `find_cards` where the corners
     leave a card unnamed or without a suit (`faces_in_photos`: mixed into every card there too).
+    `both_ways` (attribute, off): `find_cards` also searches the photo turned a quarter.
     """
 
     def __init__(self, detector: CardDetector, classifier: IndexClassifier, *, naming_threshold: float = NAMING_THRESHOLD,
@@ -195,7 +196,9 @@ class OnnxCardRecogniser:
                  faces_in_photos: bool = False, suit: SuitClassifier | None = None, photo_detector: CardDetector | None = None) -> None:
         self.detector = detector
         self.photo_detector = photo_detector or detector
-        self.both_ways = True
+        # a photo searched turned a quarter too: found 2 more of 386 small rendered cards and no real
+        # photo's card with session 31's photo detector, at twice its model time (`classify --thorough`)
+        self.both_ways = False
         self.classifier = classifier
         self.face = face
         self.suit = suit

@@ -122,3 +122,24 @@ def test_classify_needs_an_image(capsys):
     with pytest.raises(SystemExit) as exit_:
         main(["classify", "--json"])
     assert exit_.value.code == 2
+
+
+def test_thorough_also_searches_the_photo_turned_a_quarter(capsys, monkeypatch):
+    from referee.vision import recogniser as recogniser_module
+
+    shapes = []
+    original = recogniser_module.CardDetector.detect_many
+
+    def counted(detector, images, *arguments, **keywords):
+        shapes.extend(image.shape[:2] for image in images)
+        return original(detector, images, *arguments, **keywords)
+
+    monkeypatch.setattr(recogniser_module.CardDetector, "detect_many", counted)
+    height, width = cv2.imread(str(scene_path())).shape[:2]
+    code, plain, err = classify(capsys, scene_path())
+    assert code == 0, err
+    assert (height, width) in shapes and (width, height) not in shapes  # the photo searched upright only
+    code, thorough, err = classify(capsys, scene_path(), "--thorough")
+    assert code == 0, err
+    assert (width, height) in shapes  # the photo turned a quarter: its sides swapped
+    assert {card["card"] for card in plain[0]["cards"]} <= {card["card"] for card in thorough[0]["cards"]}

@@ -4,6 +4,8 @@
     python -m models.train --quick         # tiny data, 1 epoch each, exports into models/runs/quick/ (CI)
     python -m models.train --resume        # carry on from the last checkpoints under models/runs/
     python -m models.train --stage detector --hours 0.5
+    python -m models.train --stage compact-scenes --scenes 7000   # small detector data to carry to a GPU, then there:
+    python -m models.train --stage detector --device 0 --workers 14 --batch 32 --data models/data/full/detector-compact/cards.yaml
 
 Needs the training extra (`pip install -e '.[train]'`): ultralytics, torch, onnx. Nothing is downloaded:
 models start from their YAML definitions, fonts and settings stay inside models/runs/.
@@ -278,6 +280,48 @@ def add_scenes(root: pathlib.Path, *, first: int, count: int, detector_side: int
     return summary
 
 
+def _compact_scene_job(job: tuple[int, str, int, str]) -> int:
+    seed, split, detector_side, root = job
+    from models import data_gen
+
+    root_path = pathlib.Path(root)
+    scene = data_gen.render_scene(seed)
+    lines = data_gen.obb_label_lines(scene)
+    scale = detector_side / max(scene.image.shape[:2])
+    size = (int(round(scene.image.shape[1] * scale)), int(round(scene.image.shape[0] * scale)))
+    small = cv2.resize(scene.image, size, interpolation=cv2.INTER_AREA)
+    cv2.imwrite(str(root_path / "images" / split / f"{seed}.webp"), small, [cv2.IMWRITE_WEBP_QUALITY, COMPACT_WEBP_QUALITY])
+    (root_path / "labels" / split / f"{seed}.txt").write_text("\n".join(lines) + ("\n" if lines else ""))
+    return len(lines)
+
+
+#: WebP quality of the compact detector scenes: about 7 KB a 256 px scene, so that 7 000 of them fit the
+#: 64 MiB a borrowed GPU machine is sent (JPEG at quality 92: 14 KB).
+COMPACT_WEBP_QUALITY = 85
+
+
+def generate_compact_scenes(root: pathlib.Path, *, train_scenes: int, val_scenes: int, detector_side: int, workers: int = 2) -> dict:
+    """The detector's scenes alone (no index crops), at the detector's own side as WebP, with their
+    dataset YAML: small enough to carry to a GPU machine (`--stage detector --data ROOT/cards.yaml`)."""
+    if root.exists():
+        shutil.rmtree(root)
+    for split in ("train", "val"):
+        (root / "images" / split).mkdir(parents=True)
+        (root / "labels" / split).mkdir(parents=True)
+    yaml = root / "cards.yaml"
+    yaml.write_text(f"path: {root.resolve()}\ntrain: images/train\nval: images/val\nnames:\n  0: card\n")
+    jobs = [(TRAIN_SEED + k, "train", detector_side, str(root)) for k in range(train_scenes)]
+    jobs += [(VAL_SEED + k, "val", detector_side, str(root)) for k in range(val_scenes)]
+    if workers > 1:
+        with multiprocessing.get_context("fork").Pool(workers) as pool:
+            boxes = pool.map(_compact_scene_job, jobs, chunksize=16)
+    else:
+        boxes = [_compact_scene_job(job) for job in jobs]
+    summary = {"train_scenes": train_scenes, "val_scenes": val_scenes, "detector_boxes": int(sum(boxes)), "yaml": str(yaml)}
+    print(f"compact scenes: {summary}", flush=True)
+    return summary
+
+
 # ------------------------------------------------------------------------------------------ training
 def _run_dir(name: str) -> pathlib.Path:
     return RUNS_DIR / name
@@ -365,7 +409,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m models.train", description=__doc__.split("\n\n")[0])
     parser.add_argument("--quick", action="store_true", help="tiny data and one epoch each, exported to models/runs/quick/ (CI smoke run)")
     parser.add_argument("--resume", action="store_true", help="continue from models/runs/<stage>/weights/last.pt")
-    parser.add_argument("--stage", choices=("all", "data", "more-scenes", "scenes", "crops", "classifier", "faces", "face-classifier", "suits", "suit-classifier", "detector", "export"), default="all")
+    parser.add_argument("--stage", choices=("all", "data", "more-scenes", "scenes", "compact-scenes", "crops", "classifier", "faces", "face-classifier", "suits", "suit-classifier", "detector", "export"), default="all")
     parser.add_argument("--cards", type=int, default=10000, help="close-up single cards rendered for index crops")
     parser.add_argument("--scenes", type=int, default=3000, help="training scenes to render (validation: a tenth)")
     parser.add_argument("--first-scene", type=int, default=None, help="first seed of --stage more-scenes (default: after the scenes already there)")
@@ -407,6 +451,10 @@ def main(argv: list[str] | None = None) -> int:
         for split, base in (("train", TRAIN_SEED), ("val", VAL_SEED)):
             there = len(list((data_root / "detector" / "images" / split).glob("*.jpg")))
             add_scenes(data_root, first=base, count=there, detector_side=max(320, detector_size), workers=1 if quick else 2, split=split)
+    if args.stage == "compact-scenes":  # the detector's data for a GPU machine (models/card_detector.md, session 31)
+        scenes = 12 if quick else args.scenes
+        generate_compact_scenes(data_root / "detector-compact", train_scenes=scenes, val_scenes=max(4, scenes // 35),
+                                detector_side=detector_size, workers=1 if quick else 2)
     if args.stage in ("all", "data", "crops"):
         generate_card_crops(data_root / "index-cards", train_cards=60 if quick else args.cards,
                             workers=1 if quick else 2)

@@ -98,3 +98,22 @@ def test_a_card_cut_by_the_picture_s_edge_is_labelled_by_its_part_in_the_picture
         assert any(np.abs(label - clipped).max() < 0.5 for label in labels)
     # a corner just cut off leaves the card's whole box; a side cut off leaves a part
     assert sum(cv2.contourArea(card.shown_quad) < 0.9 * cv2.contourArea(card.quad) for _, card in cut) >= 1
+
+
+def test_compact_scenes_are_the_detector_s_scenes_at_its_side_with_their_labels(tmp_path):
+    from models import train
+
+    root = tmp_path / "compact"
+    summary = train.generate_compact_scenes(root, train_scenes=3, val_scenes=2, detector_side=256, workers=1)
+    assert sorted(path.name for path in (root / "images" / "train").iterdir()) == ["0.webp", "1.webp", "2.webp"]
+    assert len(list((root / "images" / "val").iterdir())) == 2
+    boxes = 0
+    for image_path in (root / "images").rglob("*.webp"):
+        image = cv2.imread(str(image_path))
+        assert image is not None and max(image.shape[:2]) == 256
+        seed = int(image_path.stem)
+        labels = (root / "labels" / image_path.parent.name / f"{seed}.txt").read_text().splitlines()
+        assert labels == data_gen.obb_label_lines(data_gen.render_scene(seed))  # the same scene, its own labels
+        boxes += len(labels)
+    assert summary["detector_boxes"] == boxes
+    assert f"path: {root.resolve()}" in (root / "cards.yaml").read_text()

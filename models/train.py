@@ -218,6 +218,23 @@ def train_suit_classifier(root: pathlib.Path, target: pathlib.Path, *, name: str
                                   name=name, epochs=epochs, threads=threads, start_from=start_from, lr=lr)
 
 
+def _write_dataset_yaml(folder: pathlib.Path) -> pathlib.Path:
+    """The ultralytics dataset YAML of a detector folder holding images/ and labels/ of train and val."""
+    yaml = folder / "cards.yaml"
+    yaml.write_text(f"path: {folder.resolve()}\ntrain: images/train\nval: images/val\nnames:\n  0: card\n")
+    return yaml
+
+
+def _render_scenes(job, root: pathlib.Path, *, train_scenes: int, val_scenes: int, detector_side: int, workers: int, chunksize: int) -> list:
+    """`job((seed, split, detector_side, root))` for the training seeds, then the validation ones."""
+    jobs = [(TRAIN_SEED + k, "train", detector_side, str(root)) for k in range(train_scenes)]
+    jobs += [(VAL_SEED + k, "val", detector_side, str(root)) for k in range(val_scenes)]
+    if workers > 1:
+        with multiprocessing.get_context("fork").Pool(workers) as pool:
+            return pool.map(job, jobs, chunksize=chunksize)
+    return [job(one) for one in jobs]
+
+
 def generate_data(root: pathlib.Path, *, train_scenes: int, val_scenes: int, detector_side: int, workers: int = 2, face_crops_per_card: int = 4) -> dict:
     from models import data_gen
 
@@ -229,16 +246,9 @@ def generate_data(root: pathlib.Path, *, train_scenes: int, val_scenes: int, det
         (root / "detector" / "labels" / split).mkdir(parents=True)
         for name in data_gen.class_names():
             (root / "index" / split / name).mkdir(parents=True)
-    (root / "detector" / "cards.yaml").write_text(
-        f"path: {root / 'detector'}\ntrain: images/train\nval: images/val\nnames:\n  0: card\n"
-    )
-    jobs = [(TRAIN_SEED + k, "train", detector_side, str(root)) for k in range(train_scenes)]
-    jobs += [(VAL_SEED + k, "val", detector_side, str(root)) for k in range(val_scenes)]
-    if workers > 1:
-        with multiprocessing.get_context("fork").Pool(workers) as pool:
-            counts = pool.map(_scene_job, jobs, chunksize=8)
-    else:
-        counts = [_scene_job(job) for job in jobs]
+    _write_dataset_yaml(root / "detector")
+    counts = _render_scenes(_scene_job, root, train_scenes=train_scenes, val_scenes=val_scenes, detector_side=detector_side,
+                            workers=workers, chunksize=8)
     # a few crops of every card flat on a plain ground, so every class exists even in a tiny run
     for split, base in (("train", TRAIN_SEED), ("val", VAL_SEED)):
         for number, card in enumerate(data_gen.ALL_CARDS):
@@ -308,15 +318,9 @@ def generate_compact_scenes(root: pathlib.Path, *, train_scenes: int, val_scenes
     for split in ("train", "val"):
         (root / "images" / split).mkdir(parents=True)
         (root / "labels" / split).mkdir(parents=True)
-    yaml = root / "cards.yaml"
-    yaml.write_text(f"path: {root.resolve()}\ntrain: images/train\nval: images/val\nnames:\n  0: card\n")
-    jobs = [(TRAIN_SEED + k, "train", detector_side, str(root)) for k in range(train_scenes)]
-    jobs += [(VAL_SEED + k, "val", detector_side, str(root)) for k in range(val_scenes)]
-    if workers > 1:
-        with multiprocessing.get_context("fork").Pool(workers) as pool:
-            boxes = pool.map(_compact_scene_job, jobs, chunksize=16)
-    else:
-        boxes = [_compact_scene_job(job) for job in jobs]
+    yaml = _write_dataset_yaml(root)
+    boxes = _render_scenes(_compact_scene_job, root, train_scenes=train_scenes, val_scenes=val_scenes, detector_side=detector_side,
+                           workers=workers, chunksize=16)
     summary = {"train_scenes": train_scenes, "val_scenes": val_scenes, "detector_boxes": int(sum(boxes)), "yaml": str(yaml)}
     print(f"compact scenes: {summary}", flush=True)
     return summary

@@ -95,18 +95,27 @@ def _without_polars() -> None:
 
 
 # ------------------------------------------------------------------------------------------ data
+def _write_detector_scene(scene, folder: pathlib.Path, split: str, seed: int, detector_side: int, suffix: str, params: list[int]) -> list[str]:
+    """`scene`'s picture shrunk to `detector_side` on its long side into `folder`/images/`split`, its OBB
+    labels into `folder`/labels/`split`; returns the labels."""
+    from models import data_gen
+
+    lines = data_gen.obb_label_lines(scene)
+    scale = detector_side / max(scene.image.shape[:2])
+    size = (int(round(scene.image.shape[1] * scale)), int(round(scene.image.shape[0] * scale)))
+    small = cv2.resize(scene.image, size, interpolation=cv2.INTER_AREA)
+    cv2.imwrite(str(folder / "images" / split / f"{seed}{suffix}"), small, params)
+    (folder / "labels" / split / f"{seed}.txt").write_text("\n".join(lines) + ("\n" if lines else ""))
+    return lines
+
+
 def _scene_job(job: tuple[int, str, int, str]) -> tuple[int, int]:
     seed, split, detector_side, root = job
     from models import data_gen
 
     root_path = pathlib.Path(root)
     scene = data_gen.render_scene(seed)
-    lines = data_gen.obb_label_lines(scene)
-    image = scene.image
-    scale = detector_side / max(image.shape[:2])
-    small = cv2.resize(image, (int(round(image.shape[1] * scale)), int(round(image.shape[0] * scale))), interpolation=cv2.INTER_AREA)
-    cv2.imwrite(str(root_path / "detector" / "images" / split / f"{seed}.jpg"), small, [cv2.IMWRITE_JPEG_QUALITY, 92])
-    (root_path / "detector" / "labels" / split / f"{seed}.txt").write_text("\n".join(lines) + ("\n" if lines else ""))
+    lines = _write_detector_scene(scene, root_path / "detector", split, seed, detector_side, ".jpg", [cv2.IMWRITE_JPEG_QUALITY, 92])
     rng = np.random.default_rng(seed + 7_000_000)
     samples = data_gen.index_samples(scene, rng)
     for number, (crop, label) in enumerate(samples):
@@ -294,14 +303,8 @@ def _compact_scene_job(job: tuple[int, str, int, str]) -> int:
     seed, split, detector_side, root = job
     from models import data_gen
 
-    root_path = pathlib.Path(root)
-    scene = data_gen.render_scene(seed)
-    lines = data_gen.obb_label_lines(scene)
-    scale = detector_side / max(scene.image.shape[:2])
-    size = (int(round(scene.image.shape[1] * scale)), int(round(scene.image.shape[0] * scale)))
-    small = cv2.resize(scene.image, size, interpolation=cv2.INTER_AREA)
-    cv2.imwrite(str(root_path / "images" / split / f"{seed}.webp"), small, [cv2.IMWRITE_WEBP_QUALITY, COMPACT_WEBP_QUALITY])
-    (root_path / "labels" / split / f"{seed}.txt").write_text("\n".join(lines) + ("\n" if lines else ""))
+    lines = _write_detector_scene(data_gen.render_scene(seed), pathlib.Path(root), split, seed, detector_side, ".webp",
+                                  [cv2.IMWRITE_WEBP_QUALITY, COMPACT_WEBP_QUALITY])
     return len(lines)
 
 

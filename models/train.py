@@ -95,6 +95,15 @@ def _without_polars() -> None:
 
 
 # ------------------------------------------------------------------------------------------ data
+def training_designs() -> tuple[str, ...]:
+    """The deck designs every model's training data draws from: the rendered games' and the decks only
+    the models train on (`faces.TRAINING_DESIGNS`, session 32). The benchmarks' scenes and games keep
+    drawing `faces.DESIGNS`, so that a benchmark seed shows what it always showed."""
+    from referee.synth import faces
+
+    return faces.TRAINING_DESIGNS
+
+
 def _write_detector_scene(scene, folder: pathlib.Path, split: str, seed: int, detector_side: int, suffix: str, params: list[int]) -> list[str]:
     """`scene`'s picture shrunk to `detector_side` on its long side into `folder`/images/`split`, its OBB
     labels into `folder`/labels/`split`; returns the labels."""
@@ -114,7 +123,7 @@ def _scene_job(job: tuple[int, str, int, str]) -> tuple[int, int]:
     from models import data_gen
 
     root_path = pathlib.Path(root)
-    scene = data_gen.render_scene(seed)
+    scene = data_gen.render_scene(seed, designs=training_designs())
     lines = _write_detector_scene(scene, root_path / "detector", split, seed, detector_side, ".jpg", [cv2.IMWRITE_JPEG_QUALITY, 92])
     rng = np.random.default_rng(seed + 7_000_000)
     samples = data_gen.index_samples(scene, rng)
@@ -128,7 +137,7 @@ def _card_job(job: tuple[int, str, str]) -> int:
     seed, split, root = job
     from models import data_gen
 
-    samples = data_gen.card_samples(seed)
+    samples = data_gen.card_samples(seed, designs=training_designs())
     for number, (crop, label) in enumerate(samples):
         cv2.imwrite(str(pathlib.Path(root) / split / label / f"card{seed}_{number}.png"), crop)
     return len(samples)
@@ -155,7 +164,8 @@ def _face_chunk(job: tuple[int, int, bool, str]) -> tuple[np.ndarray, list[str]]
     from referee.synth import faces
 
     first, count, held_out, kind = job
-    designs = FACE_HELD_OUT_DESIGNS if held_out else tuple(d for d in faces.DESIGNS if d not in FACE_HELD_OUT_DESIGNS)
+    pool = faces.SUIT_DESIGNS if kind == "suits" else training_designs()
+    designs = FACE_HELD_OUT_DESIGNS if held_out else tuple(d for d in pool if d not in FACE_HELD_OUT_DESIGNS)
     samples = face_data.suit_view_samples if kind == "suits" else face_data.pile_view_samples
     return samples(first, count, designs)
 
@@ -263,10 +273,10 @@ def generate_data(root: pathlib.Path, *, train_scenes: int, val_scenes: int, det
         for number, card in enumerate(data_gen.ALL_CARDS):
             for repeat in range(face_crops_per_card):
                 seed = base + 9_000_000 + number * 100 + repeat
-                for side, (crop, label) in enumerate(data_gen.face_samples(seed, card)):
+                for side, (crop, label) in enumerate(data_gen.face_samples(seed, card, designs=training_designs())):
                     cv2.imwrite(str(root / "index" / split / label / f"face{seed}_{side}.png"), crop)
         for repeat in range(face_crops_per_card):
-            scene = data_gen.render_scene(base + 9_500_000 + repeat)
+            scene = data_gen.render_scene(base + 9_500_000 + repeat, designs=training_designs())
             rng = np.random.default_rng(repeat)
             for quad in scene.backs[:1] or [np.array([[0, 0], [40, 0], [40, 56], [0, 56]], np.float32)]:
                 from referee.vision.geometry import index_crops, order_card_corners
@@ -303,7 +313,7 @@ def _compact_scene_job(job: tuple[int, str, int, str]) -> int:
     seed, split, detector_side, root = job
     from models import data_gen
 
-    lines = _write_detector_scene(data_gen.render_scene(seed), pathlib.Path(root), split, seed, detector_side, ".webp",
+    lines = _write_detector_scene(data_gen.render_scene(seed, designs=training_designs()), pathlib.Path(root), split, seed, detector_side, ".webp",
                                   [cv2.IMWRITE_WEBP_QUALITY, COMPACT_WEBP_QUALITY])
     return len(lines)
 

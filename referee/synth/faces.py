@@ -60,12 +60,16 @@ DRAWN_DESIGNS: dict[str, DrawnDesign] = {
 BACK_DESIGNS: tuple[str, ...] = ("red-lattice", "blue-lattice", "red-rosette", "blue-rosette", "green-checks", "black-plain")
 
 
-def _svg_design_names() -> tuple[str, ...]:
-    return tuple(f"svg:{name}" for name in svg_decks.available_decks())
+def _svg_design_names(decks: tuple[str, ...] = svg_decks.FRENCH_DECKS) -> tuple[str, ...]:
+    return tuple(f"svg:{name}" for name in svg_decks.available_decks(decks))
 
 
-#: Every face design available on this machine: the drawn ones, then the installed SVG decks.
+#: Every face design the rendered games draw on this machine: the drawn ones, then the installed SVG decks.
 DESIGNS: tuple[str, ...] = tuple(DRAWN_DESIGNS) + _svg_design_names()
+#: ... and the decks only the recognition models train on (`svg_decks.TRAINING_DECKS`).
+TRAINING_DESIGNS: tuple[str, ...] = DESIGNS + _svg_design_names(svg_decks.TRAINING_DECKS)
+#: ... and the decks only the suit classifier trains on (`svg_decks.SUIT_DECKS`): every face design here.
+SUIT_DESIGNS: tuple[str, ...] = TRAINING_DESIGNS + _svg_design_names(svg_decks.SUIT_DECKS)
 
 
 def card_size_px(px_per_mm: float) -> tuple[int, int]:
@@ -358,10 +362,10 @@ def _svg_face(card: Card, deck: str, px_per_mm: float, element: str | None = Non
 def _card_face_cached(card: Card, design: str, px_per_mm: float) -> np.ndarray:
     if design in DRAWN_DESIGNS:
         image = _drawn_face(card, design, px_per_mm)
-    elif design.startswith("svg:") and design in DESIGNS:
+    elif design.startswith("svg:") and design in SUIT_DESIGNS:
         image = _svg_face(card, design[4:], px_per_mm)
     else:
-        raise ValueError(f"unknown card design {design!r}: expected one of {', '.join(DESIGNS)}")
+        raise ValueError(f"unknown card design {design!r}: expected one of {', '.join(SUIT_DESIGNS)}")
     image.setflags(write=False)
     return image
 
@@ -426,7 +430,7 @@ def _card_back_cached(design: str, px_per_mm: float) -> np.ndarray:
         image = _drawn_back(design, px_per_mm)
     elif design.startswith("svg:") and design in back_designs():
         image = _svg_face(Card("2", "S"), design[4:], px_per_mm, element="back")
-    elif design in DESIGNS:  # a face design: its deck's own back, or a drawn one picked by name
+    elif design in SUIT_DESIGNS:  # a face design: its deck's own back, or a drawn one picked by name
         if design.startswith("svg:") and design in back_designs():
             return _card_back_cached(design, px_per_mm)
         return _card_back_cached(BACK_DESIGNS[zlib.crc32(design.encode()) % len(BACK_DESIGNS)], px_per_mm)

@@ -29,6 +29,14 @@ FRENCH_DECKS = (
     "anglo", "anglo_modern", "anglo_poker", "atlasnye", "bellot", "dondorf", "gnomangelo",
     "ornamental", "plastic", "simplistic",
 )
+#: Decks of the same kind (French suits, rank indices A 2-10 J Q K) that only the recognition models train
+#: on: the rendered games never draw them, so that every game a seed renders keeps the deck it had before
+#: they were added (session 32), and the games judge the models on art those decks add nothing to.
+TRAINING_DECKS = ("orell", "paris", "tigullio")
+#: French-suited decks whose court cards are indexed in French or German (R D V, K D B) and whose ace may
+#: read `1`: more drawings of the four suit signs, for the suit classifier alone (a rank reader would
+#: learn the wrong letters from them). Berlin has no card-sized back; its faces render whole.
+SUIT_DECKS = ("ancient_french", "berlin", "lattmann", "tarocco")
 
 _SUIT_NAMES = {"S": "spade", "H": "heart", "D": "diamond", "C": "club"}
 _RANK_NAMES = {"A": "1", "J": "jack", "Q": "queen", "K": "king"}
@@ -101,13 +109,13 @@ def deck_path(name: str) -> pathlib.Path | None:
     return None
 
 
-@functools.lru_cache(maxsize=1)
-def available_decks() -> tuple[str, ...]:
-    """The French-suited SVG decks that are installed and renderable here, in a fixed order (none when
-    `REFEREE_SVG_DECKS=0`)."""
+@functools.lru_cache(maxsize=4)
+def available_decks(decks: tuple[str, ...] = FRENCH_DECKS) -> tuple[str, ...]:
+    """Those of `decks` (by default the games' FRENCH_DECKS) that are installed and renderable here, in
+    a fixed order (none when `REFEREE_SVG_DECKS=0`)."""
     if os.environ.get("REFEREE_SVG_DECKS", "1") == "0" or _libraries() is None:
         return ()
-    return tuple(name for name in FRENCH_DECKS if deck_path(name) is not None)
+    return tuple(name for name in decks if deck_path(name) is not None)
 
 
 @functools.lru_cache(maxsize=4)

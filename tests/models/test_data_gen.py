@@ -117,3 +117,22 @@ def test_compact_scenes_are_the_detector_s_scenes_at_its_side_with_their_labels(
         boxes += len(labels)
     assert summary["detector_boxes"] == boxes
     assert f"path: {root.resolve()}" in (root / "cards.yaml").read_text()
+
+
+@pytest.mark.parametrize("kind", ["faces", "suits"])
+def test_pile_views_train_on_the_training_decks_and_validate_on_the_held_out_ones(monkeypatch, kind):
+    from models import face_data, train
+    from referee.synth import faces
+
+    drawn = {}
+    monkeypatch.setattr(face_data, "pile_view_samples", lambda first, count, designs: drawn.setdefault("faces", designs))
+    monkeypatch.setattr(face_data, "suit_view_samples", lambda first, count, designs: drawn.setdefault("suits", designs))
+    train._face_chunk((0, 1, False, kind))
+    trained = drawn.pop(kind)
+    train._face_chunk((0, 1, True, kind))
+    assert drawn[kind] == train.FACE_HELD_OUT_DESIGNS
+    assert not set(trained) & set(train.FACE_HELD_OUT_DESIGNS)
+    pool = faces.SUIT_DESIGNS if kind == "suits" else faces.TRAINING_DESIGNS
+    assert set(trained) == set(pool) - set(train.FACE_HELD_OUT_DESIGNS)
+    if kind == "faces":  # rank readers never see the decks whose courts are indexed R D V or K D B
+        assert not set(trained) & (set(faces.SUIT_DESIGNS) - set(faces.TRAINING_DESIGNS))

@@ -5,9 +5,11 @@ from referee.rules.cards import Card, full_deck
 from referee.synth import faces
 
 PX_PER_MM = 3.0
+#: The decks only the recognition models train on (none where gnome-cards-data is not installed).
+TRAINING_ONLY = [design for design in faces.SUIT_DESIGNS if design not in faces.DESIGNS]
 
 
-@pytest.mark.parametrize("design", faces.DESIGNS)
+@pytest.mark.parametrize("design", faces.DESIGNS + tuple(TRAINING_ONLY))
 def test_every_card_of_every_design_is_a_distinct_card_sized_image(design):
     width, height = faces.card_size_px(PX_PER_MM)
     seen = set()
@@ -18,7 +20,7 @@ def test_every_card_of_every_design_is_a_distinct_card_sized_image(design):
     assert len(seen) == 52
 
 
-@pytest.mark.parametrize("design", faces.DESIGNS)
+@pytest.mark.parametrize("design", faces.TRAINING_DESIGNS)
 def test_index_box_lies_in_the_top_left_corner_and_holds_ink(design):
     x0, y0, x1, y1 = faces.index_box_mm(design)
     assert 0 <= x0 < x1 <= 20 and 0 <= y0 < y1 <= 32
@@ -52,11 +54,20 @@ def test_bad_requests_raise(design, card):
         faces.card_face(card, design, 3)
 
 
-def test_red_suits_are_drawn_red_and_black_suits_black():
-    red = faces.card_face(Card("5", "H"), "classic", 5).reshape(-1, 3).astype(int)
-    black = faces.card_face(Card("5", "S"), "classic", 5).reshape(-1, 3).astype(int)
+@pytest.mark.parametrize("design", ["classic"] + TRAINING_ONLY)
+def test_red_suits_are_drawn_red_and_black_suits_black(design):
+    red = faces.card_face(Card("5", "H"), design, 5).reshape(-1, 3).astype(int)
+    black = faces.card_face(Card("5", "S"), design, 5).reshape(-1, 3).astype(int)
     assert ((red[:, 2] - red[:, 0]) > 100).sum() > 500
     assert ((black[:, 2] - black[:, 0]) > 100).sum() == 0
+
+
+def test_the_games_draw_none_of_the_decks_only_the_models_train_on():
+    # the games' designs come first and unchanged, so a seed renders the same deck as before they were added
+    assert faces.TRAINING_DESIGNS[:len(faces.DESIGNS)] == faces.DESIGNS
+    assert faces.SUIT_DESIGNS[:len(faces.TRAINING_DESIGNS)] == faces.TRAINING_DESIGNS
+    assert not set(TRAINING_ONLY) & set(faces.DESIGNS)
+    assert len(set(faces.SUIT_DESIGNS)) == len(faces.SUIT_DESIGNS)
 
 
 def test_the_svg_decks_can_be_left_out_to_render_as_a_machine_without_them_does(monkeypatch):

@@ -71,6 +71,27 @@ def export(model, names: list[str], target):
                             description="FaceNet: whole-card classifier for pile views (52 cards + none), referee models/face_net.py")
 
 
+def export_pair(first, second, names: list[str], target):
+    """Two FaceNets as one ONNX model that gives the mean of their two readings (the same input, the same
+    output as one model, so the runtime is unchanged). Session 32 ships session 3's model paired with one
+    fine-tuned on more decks: each alone reshuffles the readings of hard views the referee leans on, the
+    mean keeps the new one's better reading of decks never seen (`models/card_face_classifier.md`)."""
+    import torch
+    from models import index_net
+
+    class MeanReading(torch.nn.Module):
+        def __init__(self, one, other) -> None:
+            super().__init__()
+            self.one, self.other = exportable(one), exportable(other)
+
+        def forward(self, x):  # the log of the mean reading: the export's softmax gives the mean back
+            mean = (torch.softmax(self.one(x), dim=1) + torch.softmax(self.other(x), dim=1)) / 2
+            return torch.log(mean + 1e-12)
+
+    return index_net.export(MeanReading(first, second).eval(), names, target, INPUT_SHAPE,
+                            description="FaceNet pair: the mean of two whole-card classifiers for pile views (52 cards + none), referee models/face_net.py")
+
+
 #: Where a court card's picture lies in a face crop (rows, columns of the 80x56 crop): inside the frame,
 #: clear of the corner indices (about 8 x 18 px at each corner).
 COURT_PICTURE = (slice(12, 68), slice(9, 47))

@@ -32,6 +32,10 @@ DETECTOR_ONNX = "card_detector.onnx"
 CLASSIFIER_ONNX = "card_index_classifier.onnx"
 FACE_ONNX = "card_face_classifier.onnx"
 SUIT_ONNX = "card_suit_classifier.onnx"
+#: The shipped face classifier is the mean of these two (`--stage face-pair`): session 3's, and one
+#: fine-tuned from it in session 32 on the decks only the models train on.
+FACE_CHECKPOINT = MODELS_DIR / "checkpoints" / "card_face_classifier.pt"
+FACE_CHECKPOINT_B = MODELS_DIR / "checkpoints" / "card_face_classifier_b.pt"
 #: Deck designs the face classifier never trains on: its validation is on decks it has not seen, as the
 #: referee's will be on the players' own decks.
 FACE_HELD_OUT_DESIGNS = ("hershey", "svg:dondorf")
@@ -226,6 +230,23 @@ def train_face_classifier(root: pathlib.Path, target: pathlib.Path, *, name: str
     courts = [number for number, label in enumerate(names) if label[:-1] in ("J", "Q", "K")]
     return _train_view_classifier(root, target, names=names, net=face_net, label="face-net", what="face views", name=name, epochs=epochs,
                                   threads=threads, start_from=start_from, lr=lr, mix=face_net.court_picture_swap(courts))
+
+
+def export_face_pair(first: pathlib.Path, second: pathlib.Path, target: pathlib.Path) -> pathlib.Path:
+    """The face classifier shipped as the mean of two checkpoints' readings (`face_net.export_pair`)."""
+    import torch
+
+    from models import data_gen, face_net
+
+    names = data_gen.class_names()
+    models = []
+    for path in (first, second):
+        model = face_net.build(len(names))
+        model.load_state_dict(torch.load(path, map_location="cpu"))
+        models.append(model.eval())
+    face_net.export_pair(*models, names, target)
+    print(f"exported the mean of {first} and {second} -> {target}", flush=True)
+    return target
 
 
 def train_suit_classifier(root: pathlib.Path, target: pathlib.Path, *, name: str, epochs: int, threads: int,
@@ -426,7 +447,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m models.train", description=__doc__.split("\n\n")[0])
     parser.add_argument("--quick", action="store_true", help="tiny data and one epoch each, exported to models/runs/quick/ (CI smoke run)")
     parser.add_argument("--resume", action="store_true", help="continue from models/runs/<stage>/weights/last.pt")
-    parser.add_argument("--stage", choices=("all", "data", "more-scenes", "scenes", "compact-scenes", "crops", "classifier", "faces", "face-classifier", "suits", "suit-classifier", "detector", "export"), default="all")
+    parser.add_argument("--stage", choices=("all", "data", "more-scenes", "scenes", "compact-scenes", "crops", "classifier", "faces", "face-classifier", "suits", "suit-classifier", "face-pair", "detector", "export"), default="all")
     parser.add_argument("--cards", type=int, default=10000, help="close-up single cards rendered for index crops")
     parser.add_argument("--scenes", type=int, default=3000, help="training scenes to render (validation: a tenth)")
     parser.add_argument("--first-scene", type=int, default=None, help="first seed of --stage more-scenes (default: after the scenes already there)")
@@ -436,6 +457,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--face-epochs", type=int, default=10)
     parser.add_argument("--suit-views", type=int, default=14000, help="pile views whose index corners train the suit classifier")
     parser.add_argument("--suit-epochs", type=int, default=8)
+    parser.add_argument("--pair", type=pathlib.Path, nargs=2, default=(FACE_CHECKPOINT, FACE_CHECKPOINT_B), metavar="CHECKPOINT",
+                        help="--stage face-pair: the two face classifiers whose mean reading is exported (default: the shipped two)")
     parser.add_argument("--hours", type=float, default=None, help="time budget of the detector (ultralytics `time`)")
     parser.add_argument("--threads", type=int, default=2)
     parser.add_argument("--start-from", type=pathlib.Path, default=None,
@@ -488,6 +511,8 @@ def main(argv: list[str] | None = None) -> int:
         start_from = args.start_from or (_run_dir(name) / "last.pt" if args.resume else None)
         train_face_classifier(data_root / "faces", out / FACE_ONNX, name=name, start_from=start_from, lr=args.lr,
                               epochs=1 if quick else args.face_epochs, threads=args.threads)
+    if args.stage == "face-pair":
+        export_face_pair(*args.pair, out / FACE_ONNX)
     if args.stage in ("all", "data", "suits"):
         generate_face_views(data_root / "suits", train_views=100 if quick else args.suit_views,
                             val_views=30 if quick else max(500, args.suit_views // 14), workers=1 if quick else 2, kind="suits")

@@ -152,3 +152,26 @@ def test_training_saves_its_checkpoints_where_polars_is_missing(monkeypatch, tmp
         original(trainer)  # what the first checkpoint save met
     train._without_polars()
     assert trainer.read_results_csv() == {}
+
+
+@needs_ultralytics
+def test_the_face_pair_reads_the_mean_of_its_two_models(tmp_path):
+    """The shipped face classifier is two FaceNets in one ONNX file (`face_net.export_pair`): the runtime
+    loads it as one model and gets the mean of the two readings."""
+    import torch
+
+    from models import data_gen, face_data, face_net
+    from referee.vision.onnx_models import FaceClassifier
+
+    names = data_gen.class_names()
+    torch.manual_seed(0)
+    first, second = face_net.build(len(names)).eval(), face_net.build(len(names)).eval()
+    target = face_net.export_pair(first, second, names, tmp_path / "pair.onnx")
+    crops = [face_data.pile_view_sample(seed)[0] for seed in (4, 5)]
+    tensor = torch.from_numpy(np.stack([crop[:, :, ::-1].transpose(2, 0, 1) for crop in crops]).astype(np.float32) / 255)
+    with torch.no_grad():
+        readings = [torch.softmax(model(tensor), dim=1).numpy() for model in (first, second)]
+    onnx_output = FaceClassifier(target).probabilities(crops)
+    assert onnx_output.shape == (2, 53)
+    assert np.abs(onnx_output - (readings[0] + readings[1]) / 2).max() <= 1e-4
+    assert np.abs(readings[0] - readings[1]).max() > 1e-3  # two different models, so the mean is not either one

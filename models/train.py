@@ -6,6 +6,8 @@
     python -m models.train --stage detector --hours 0.5
     python -m models.train --stage compact-scenes --scenes 7000   # small detector data to carry to a GPU, then there:
     python -m models.train --stage detector --device 0 --workers 14 --batch 32 --data models/data/full/detector-compact/cards.yaml
+    python -m models.train --stage face-pair   # the shipped face classifier: the mean of two checkpoints (`--pair A B`);
+                                             # `all` and `face-classifier` export a single face model
 
 Needs the training extra (`pip install -e '.[train]'`): ultralytics, torch, onnx. Nothing is downloaded:
 models start from their YAML definitions, fonts and settings stay inside models/runs/.

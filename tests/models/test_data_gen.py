@@ -113,7 +113,7 @@ def test_compact_scenes_are_the_detector_s_scenes_at_its_side_with_their_labels(
         assert image is not None and max(image.shape[:2]) == 256
         seed = int(image_path.stem)
         labels = (root / "labels" / image_path.parent.name / f"{seed}.txt").read_text().splitlines()
-        assert labels == data_gen.obb_label_lines(data_gen.render_scene(seed))  # the same scene, its own labels
+        assert labels == data_gen.obb_label_lines(data_gen.render_scene(seed, designs=train.training_designs()))  # the same scene, its own labels
         boxes += len(labels)
     assert summary["detector_boxes"] == boxes
     assert f"path: {root.resolve()}" in (root / "cards.yaml").read_text()

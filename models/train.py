@@ -4,7 +4,7 @@
     python -m models.train --quick         # tiny data, 1 epoch each, exports into models/runs/quick/ (CI)
     python -m models.train --resume        # carry on from the last checkpoints under models/runs/
     python -m models.train --stage detector --hours 0.5
-    python -m models.train --stage compact-scenes --scenes 7000   # small detector data to carry to a GPU, then there:
+    python -m models.train --stage compact-scenes --scenes 7000 [--first-scene 7000]   # small detector data to carry to a GPU (fresh seeds from --first-scene), then there:
     python -m models.train --stage detector --device 0 --workers 14 --batch 32 --data models/data/full/detector-compact/cards.yaml
     python -m models.train --stage face-pair   # the shipped face classifier: the mean of two checkpoints (`--pair A B`);
                                              # `all` and `face-classifier` export a single face model
@@ -267,9 +267,11 @@ def _write_dataset_yaml(folder: pathlib.Path) -> pathlib.Path:
     return yaml
 
 
-def _render_scenes(job, root: pathlib.Path, *, train_scenes: int, val_scenes: int, detector_side: int, workers: int, chunksize: int) -> list:
-    """`job((seed, split, detector_side, root))` for the training seeds, then the validation ones."""
-    jobs = [(TRAIN_SEED + k, "train", detector_side, str(root)) for k in range(train_scenes)]
+def _render_scenes(job, root: pathlib.Path, *, train_scenes: int, val_scenes: int, detector_side: int, workers: int, chunksize: int,
+                   first: int = 0) -> list:
+    """`job((seed, split, detector_side, root))` for the training seeds (from TRAIN_SEED + `first`), then the
+    validation ones."""
+    jobs = [(TRAIN_SEED + first + k, "train", detector_side, str(root)) for k in range(train_scenes)]
     jobs += [(VAL_SEED + k, "val", detector_side, str(root)) for k in range(val_scenes)]
     if workers > 1:
         with multiprocessing.get_context("fork").Pool(workers) as pool:
@@ -346,9 +348,11 @@ def _compact_scene_job(job: tuple[int, str, int, str]) -> int:
 COMPACT_WEBP_QUALITY = 85
 
 
-def generate_compact_scenes(root: pathlib.Path, *, train_scenes: int, val_scenes: int, detector_side: int, workers: int = 2) -> dict:
+def generate_compact_scenes(root: pathlib.Path, *, train_scenes: int, val_scenes: int, detector_side: int, workers: int = 2,
+                            first: int = 0) -> dict:
     """The detector's scenes alone (no index crops), at the detector's own side as WebP, with their
-    dataset YAML: small enough to carry to a GPU machine (`--stage detector --data ROOT/cards.yaml`)."""
+    dataset YAML: small enough to carry to a GPU machine (`--stage detector --data ROOT/cards.yaml`).
+    Training seeds start at TRAIN_SEED + `first` (fresh scenes for a further fine-tune)."""
     if root.exists():
         shutil.rmtree(root)
     for split in ("train", "val"):
@@ -356,8 +360,8 @@ def generate_compact_scenes(root: pathlib.Path, *, train_scenes: int, val_scenes
         (root / "labels" / split).mkdir(parents=True)
     yaml = _write_dataset_yaml(root)
     boxes = _render_scenes(_compact_scene_job, root, train_scenes=train_scenes, val_scenes=val_scenes, detector_side=detector_side,
-                           workers=workers, chunksize=16)
-    summary = {"train_scenes": train_scenes, "val_scenes": val_scenes, "detector_boxes": int(sum(boxes)), "yaml": str(yaml)}
+                           workers=workers, chunksize=16, first=first)
+    summary = {"train_scenes": train_scenes, "first_seed": TRAIN_SEED + first, "val_scenes": val_scenes, "detector_boxes": int(sum(boxes)), "yaml": str(yaml)}
     print(f"compact scenes: {summary}", flush=True)
     return summary
 
@@ -452,7 +456,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--stage", choices=("all", "data", "more-scenes", "scenes", "compact-scenes", "crops", "classifier", "faces", "face-classifier", "suits", "suit-classifier", "face-pair", "detector", "export"), default="all")
     parser.add_argument("--cards", type=int, default=10000, help="close-up single cards rendered for index crops")
     parser.add_argument("--scenes", type=int, default=3000, help="training scenes to render (validation: a tenth)")
-    parser.add_argument("--first-scene", type=int, default=None, help="first seed of --stage more-scenes (default: after the scenes already there)")
+    parser.add_argument("--first-scene", type=int, default=None, help="first seed of --stage more-scenes (default: after the scenes already there) or compact-scenes (default: 0)")
     parser.add_argument("--detector-epochs", type=int, default=30)
     parser.add_argument("--classifier-epochs", type=int, default=5)
     parser.add_argument("--face-views", type=int, default=40000, help="pile views rendered for the face classifier")
@@ -496,7 +500,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.stage == "compact-scenes":  # the detector's data for a GPU machine (models/card_detector.md, session 31)
         scenes = 12 if quick else args.scenes
         generate_compact_scenes(data_root / "detector-compact", train_scenes=scenes, val_scenes=max(4, scenes // 35),
-                                detector_side=detector_size, workers=1 if quick else 2)
+                                detector_side=detector_size, workers=1 if quick else 2, first=args.first_scene or 0)
     if args.stage in ("all", "data", "crops"):
         generate_card_crops(data_root / "index-cards", train_cards=60 if quick else args.cards,
                             workers=1 if quick else 2)

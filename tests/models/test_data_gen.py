@@ -119,6 +119,18 @@ def test_compact_scenes_are_the_detector_s_scenes_at_its_side_with_their_labels(
     assert f"path: {root.resolve()}" in (root / "cards.yaml").read_text()
 
 
+def test_compact_scenes_from_a_later_seed_are_fresh_scenes_and_keep_the_validation_seeds(tmp_path):
+    from models import train
+
+    root = tmp_path / "compact"
+    summary = train.generate_compact_scenes(root, train_scenes=2, val_scenes=1, detector_side=256, workers=1, first=7000)
+    assert sorted(path.name for path in (root / "images" / "train").iterdir()) == ["7000.webp", "7001.webp"]
+    assert [path.name for path in (root / "images" / "val").iterdir()] == [f"{train.VAL_SEED}.webp"]
+    assert summary["first_seed"] == 7000
+    labels = (root / "labels" / "train" / "7001.txt").read_text().splitlines()
+    assert labels == data_gen.obb_label_lines(data_gen.render_scene(7001, designs=train.training_designs()))
+
+
 @pytest.mark.parametrize("kind", ["faces", "suits"])
 def test_pile_views_train_on_the_training_decks_and_validate_on_the_held_out_ones(monkeypatch, kind):
     from models import face_data, train

@@ -48,6 +48,9 @@ SUIT_THRESHOLD = 0.6
 MAX_IMAGE_SIDE = 12000
 #: Side the top-of-pile view is shrunk to for the detector; a pile view shows one card large.
 PILE_DETECTOR_SIZE = 160
+#: A pile view the table detector's outlines leave unnamed is searched again by the photo detector, its
+#: best outlines up to this many read (session 33: a card laid turned across the one below)
+PILE_SECOND_LOOKS = 4
 #: Score given to a card-shaped paper region the detector did not report (ranks it below sure detections).
 PAPER_OUTLINE_SCORE = 0.4
 #: Weight of the face classifier against the corner-index classifier when both read a pile's top card
@@ -471,7 +474,8 @@ class OnnxCardRecogniser:
         `outline`: the top card's four corners in this image's pixels, when the caller saw where it
         lies; read first (snapped to the card's edges), and enough when at least OUTLINE_SURE.
         `whole_card`: the caller knows a whole card lies in `outline`; when it shows no face, it is that
-        card's back (NO_FACE_BELOW).
+        card's back (NO_FACE_BELOW). A view the table detector's outlines leave unnamed is searched again
+        by the photo detector (PILE_SECOND_LOOKS).
         """
         image = check_image(rectified_pile_image)
         if outline is not None:
@@ -482,17 +486,30 @@ class OnnxCardRecogniser:
                 return TopCardReading(None, 0.0)
         found = self._candidates(image, PILE_DETECTOR_SIZE, px_per_mm)
         found = found[:4] + found[-1:] if px_per_mm is not None and len(found) > 5 else found[:5]
-        if not found:
+        best = self._surest(image, found, min(self.naming_threshold, PILE_NAMING_THRESHOLD))
+        if best is None and self.photo_detector is not self.detector:
+            # nothing named by the table detector's outlines: a card laid turned across another, which it
+            # outlines with the one below, is still found by the photo detector; its outlines name a card
+            # only as surely as a photo's must (NAMING_THRESHOLD), not as a pile view's may
+            second = self.photo_detector.detect(image, PILE_DETECTOR_SIZE)[:PILE_SECOND_LOOKS]
+            best = self._surest(image, [([quad], score) for quad, score in second], self.naming_threshold)
+        if best is None:
             return TopCardReading(None, 0.0)
+        return self._top_card(image, *best)
+
+    def _surest(self, image: np.ndarray, found: list[tuple[list[np.ndarray], float]], threshold: float) -> tuple | None:
+        """Of the candidate cards `found` (alternative outlines, detector score), the reading (card,
+        confidence, outline, card probabilities) named at least `threshold` whose confidence times its
+        detector score is highest; None when none is."""
+        if not found:
+            return None
         readings = self._with_faces(image, self._read_outlines(image, [options for options, _ in found]))
         best, best_score = None, 0.0
         for (card, confidence, quad, cards), (_, detector_score) in zip(readings, found):
             score = confidence * detector_score
-            if card is not None and confidence >= min(self.naming_threshold, PILE_NAMING_THRESHOLD) and score > best_score:
+            if card is not None and confidence >= threshold and score > best_score:
                 best, best_score = (card, confidence, quad, cards), score
-        if best is None:
-            return TopCardReading(None, 0.0)
-        return self._top_card(image, *best)
+        return best
 
     def _read_known_outline(self, image: np.ndarray, outline: np.ndarray) -> tuple[TopCardReading | None, bool]:
         """The pile top read from where the caller saw it lie, or None when that is not sure enough; and

@@ -260,6 +260,44 @@ def test_a_known_outline_read_unsurely_as_some_card_face_still_has_the_view_sear
     assert counting.calls == 1
 
 
+class BlindDetector(CountingDetector):
+    """A detector that finds nothing, counting how often it is asked (a table detector that misses the card)."""
+
+    def detect(self, *args, **kwargs):
+        self.calls += 1
+        return []
+
+
+def test_a_pile_view_the_table_detector_leaves_unnamed_is_searched_again_by_the_photo_detector(recogniser, monkeypatch):
+    view = pile_view(Card.parse("9S"))
+    monkeypatch.setattr(recogniser, "detector", BlindDetector(recogniser.detector))
+    monkeypatch.setattr(recogniser, "paper_outlines", False)  # nor found as a card-shaped paper region
+    photo = CountingDetector(recogniser.photo_detector)
+    monkeypatch.setattr(recogniser, "photo_detector", photo)
+    reading = recogniser.read_top_card(view)
+    assert reading.card == Card.parse("9S") and reading.confidence >= recogniser.naming_threshold
+    assert recogniser.detector.calls == 1 and photo.calls == 1
+    # the second look names a card only as surely as a photo's reading must
+    monkeypatch.setattr(recogniser, "naming_threshold", 1.01)
+    assert recogniser.read_top_card(view).card is None
+
+
+def test_without_a_photo_detector_a_pile_view_is_searched_once(recogniser, monkeypatch):
+    blind = BlindDetector(recogniser.detector)
+    monkeypatch.setattr(recogniser, "detector", blind)
+    monkeypatch.setattr(recogniser, "photo_detector", blind)
+    monkeypatch.setattr(recogniser, "paper_outlines", False)
+    assert recogniser.read_top_card(pile_view(Card.parse("9S"))).card is None
+    assert blind.calls == 1
+
+
+def test_a_pile_view_named_by_the_table_detector_gets_no_second_look(recogniser, monkeypatch):
+    photo = CountingDetector(recogniser.photo_detector)
+    monkeypatch.setattr(recogniser, "photo_detector", photo)
+    assert recogniser.read_top_card(pile_view(Card.parse("9S"), px_per_mm=3.0), px_per_mm=3.0).card == Card.parse("9S")
+    assert photo.calls == 0
+
+
 def test_an_empty_pile_names_nothing(recogniser):
     view = data_gen.procedural_background(np.random.default_rng(5), 220, 260)
     named, confidence = recogniser.name_top_card(view)

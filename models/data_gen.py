@@ -113,7 +113,14 @@ def procedural_background(rng: np.random.Generator, width: int, height: int) -> 
     return image
 
 
-def _draw_distractor(rng: np.random.Generator, image: np.ndarray, paper: bool = False) -> None:
+def _draw_distractor(rng: np.random.Generator, image: np.ndarray, paper: bool = False, ids: np.ndarray | None = None) -> None:
+    """A shape, a line, text or (`paper`) a plain white card-like sheet drawn on `image`; with `ids`, the
+    pixels it covers become occluder (-1) there, as a card under it is not seen."""
+    if ids is not None:
+        before = image.copy()
+        _draw_distractor(rng, image, paper)
+        ids[np.any(image != before, axis=2)] = -1
+        return
     height, width = image.shape[:2]
     colour = tuple(int(c) for c in rng.uniform(0, 255, size=3))
     center = (int(rng.uniform(0, width)), int(rng.uniform(0, height)))
@@ -538,7 +545,7 @@ def render_scene(seed: int, size: tuple[int, int] | None = None, designs: tuple[
     if rng.random() < 0.25:
         _hand(rng, image, ids, card_height)
     for _ in range(rng.poisson(0.3)):
-        _draw_distractor(rng, image)
+        _draw_distractor(rng, image, ids=ids)  # over the cards: what it covers is not seen
     if room.random() < SUN_CHANCE:
         image = _sunlight(room, image)
     image = _jpeg(rng, _light_and_camera(rng, image))

@@ -245,22 +245,28 @@ class Translator:
     def _taken_back_to_stock(self, sighting: StockSeen, state: EngineState) -> CardTakenBack | None:
         """A card the player laid on a spit pile a moment ago (TAKE_BACK_SECONDS) seen back on one of
         their stocks, where their hand just was: lifted back off the pile, though the pile may never have
-        shown the card under it again (the other player's next card laid on it at once)."""
+        shown the card under it again (the other player's next card laid on it at once). Also once that
+        next card ended the round or the players stalled: the card was lifted before, and is called."""
         card = sighting.reading.card
-        if not sighting.visited or card is None or card.suit is None or state.phase is not GamePhase.PLAYING:
+        if (not sighting.visited or card is None
+                or state.phase not in (GamePhase.PLAYING, GamePhase.STALLED, GamePhase.ROUND_OVER)):
             return None
         if any(stock.top is not None and (same_card(stock.top, card) if player == sighting.player else stock.top == card)
                for player in PLAYERS for stock in state.players[player].stocks):
             return None  # the card already lies on a stock (the other player's read without its suit is not it)
-        for number in range(len(self._played) - 1, -1, -1):
-            t, player, pile, laid = self._played[number]
-            if player == sighting.player and same_card(laid, card) and 0 < sighting.t - t <= TAKE_BACK_SECONDS:
-                del self._played[number]
-                # it left the pile before the hand brought it back (when it reached the stock)
-                back = next((at for at in (sighting.reached_at, sighting.turned_at) if at is not None), sighting.t)
-                lifted = max(t, back)
-                return CardTakenBack(lifted, player, pile, laid, to_stock=sighting.slot, frame=sighting.frame)
-        return None
+        laid_lately = [number for number, (t, player, _, laid) in enumerate(self._played)
+                       if player == sighting.player and same_card(laid, card) and 0 < sighting.t - t <= TAKE_BACK_SECONDS]
+        if card.suit is None and (len(laid_lately) != 1 or not sighting.previous.empty):
+            # read by its rank alone, it is the card brought back only as the one card of that rank the
+            # player laid lately, onto a bare slot (a face-down card there may have been turned up as
+            # another card of that rank)
+            return None
+        if not laid_lately:
+            return None
+        t, player, pile, laid = self._played.pop(laid_lately[-1])  # the latest such card
+        # it left the pile before the hand brought it back (when it reached the stock)
+        back = next((at for at in (sighting.reached_at, sighting.turned_at) if at is not None), sighting.t)
+        return CardTakenBack(max(t, back), player, pile, laid, to_stock=sighting.slot, frame=sighting.frame)
 
     def _arrival_observations(self, sighting: Arrival, state: EngineState, coming: Sequence[Sighting] = ()):
         if sighting.card is None:

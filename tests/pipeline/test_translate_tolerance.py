@@ -460,6 +460,48 @@ def test_a_card_seen_on_a_stock_no_hand_went_to_is_no_take_back():
     assert not [e for kind, e in events if kind == "violation"]
 
 
+def test_a_card_seen_back_on_its_stock_after_the_next_card_ended_the_round_was_taken_back():
+    # A lifts the 5D straight back as B's 6S, B's last card, lands and ends the round; A's stock, left
+    # bare by the 5D, shows a five, read by its rank alone, only after that (seed 123's racing game: the
+    # take-back went uncalled)
+    five = Reading(Card.parse("5?"), confidence=0.9)
+    sightings = [layout_read((card("5S"), card("KC")), a="2H 5D 9D JC KH", b="- - - - 6S"),
+                 arrival(1.0, 0, "A", "5D"),
+                 StockSeen(1.2, 36, "A", 1, EMPTY, card("5D"), True, turned_at=1.1),
+                 arrival(1.3, 0, "B", "6S"),
+                 StockSeen(1.7, 51, "A", 1, five, EMPTY, True, turned_at=1.5, reached_at=1.35)]
+    events, _, engine = referee(sightings)
+    assert [kind for kind, _ in events].index("round_over") < [kind for kind, _ in events].index("violation")
+    assert [(e["player"], e["kind"], e.t) for kind, e in events if kind == "violation"] == [("A", "take_back", 1.35)]
+    assert engine.state.phase is GamePhase.ROUND_OVER
+
+
+def test_a_card_read_by_its_rank_alone_where_a_face_down_card_lay_is_no_take_back():
+    # A lays the JD from stock 2 and turns up the card under it, another jack read `J?` (seed 27's game):
+    # by its rank alone it cannot be told from the JD brought back
+    jack = Reading(Card.parse("J?"), confidence=0.9)
+    sightings = [layout_read((card("10S"), card("AS")), a="2H 5D JD 3C KH"),
+                 StockSeen(0.9, 27, "A", 2, BACK, card("JD"), True, turned_at=0.85),
+                 arrival(1.0, 0, "A", "JD"),
+                 StockSeen(1.7, 51, "A", 2, jack, BACK, True, turned_at=1.5, reached_at=1.35)]
+    events, _, _ = referee(sightings)
+    assert plays(events) == [("A", 0, "JD", "10S", True)]
+    assert not [e for kind, e in events if kind == "violation"]
+
+
+def test_a_card_read_by_its_rank_alone_is_no_take_back_when_the_player_laid_two_of_that_rank():
+    five = Reading(Card.parse("5?"), confidence=0.9)
+    sightings = [layout_read((card("5S"), card("4C")), a="2H 5D 9D 5H KH"),
+                 StockSeen(0.4, 12, "A", 3, EMPTY, card("5H"), True, turned_at=0.35),
+                 arrival(0.5, 1, "A", "5H"),
+                 StockSeen(0.9, 27, "A", 1, EMPTY, card("5D"), True, turned_at=0.85),
+                 arrival(1.0, 0, "A", "5D"),
+                 StockSeen(1.7, 51, "A", 1, five, EMPTY, True, turned_at=1.5, reached_at=1.35)]
+    events, _, _ = referee(sightings)
+    assert plays(events) == [("A", 1, "5H", "4C", True), ("A", 0, "5D", "5S", False)]
+    assert not [e for kind, e in events if kind == "violation" and e["kind"] == "take_back"]
+
+
 def test_a_card_laid_unseen_and_seen_back_on_its_stock_was_taken_back():
     # A lays JD on 7H (illegal) and snatches it back before the pile settles: the pile reads as before,
     # the JD seen leaving A's stock 2 is taken as laid there, and then A's stock 2 shows the JD again

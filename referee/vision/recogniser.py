@@ -486,30 +486,32 @@ class OnnxCardRecogniser:
                 return TopCardReading(None, 0.0)
         found = self._candidates(image, PILE_DETECTOR_SIZE, px_per_mm)
         found = found[:4] + found[-1:] if px_per_mm is not None and len(found) > 5 else found[:5]
-        best = self._surest(image, found, min(self.naming_threshold, PILE_NAMING_THRESHOLD))
-        if best is None and self.photo_detector is not self.detector:
-            # nothing named by the table detector's outlines: a card laid turned across another, which it
-            # outlines with the one below, is still found by the photo detector; its outlines name a card
-            # only as surely as a photo's must (NAMING_THRESHOLD), not as a pile view's may
+        best, face_seen = self._surest(image, found, min(self.naming_threshold, PILE_NAMING_THRESHOLD))
+        if best is None and (face_seen or not found) and self.photo_detector is not self.detector:
+            # a card face seen but not named by the table detector's outlines (or nothing outlined at all): a
+            # card laid turned across another, which it outlines with the one below, is still found by the
+            # photo detector; its outlines name a card only as surely as a photo's must (NAMING_THRESHOLD),
+            # not as a pile view's may. An empty pile or a card's back shows no face: not searched again
             second = self.photo_detector.detect(image, PILE_DETECTOR_SIZE)[:PILE_SECOND_LOOKS]
-            best = self._surest(image, [([quad], score) for quad, score in second], self.naming_threshold)
+            best = self._surest(image, [([quad], score) for quad, score in second], self.naming_threshold)[0]
         if best is None:
             return TopCardReading(None, 0.0)
         return self._top_card(image, *best)
 
-    def _surest(self, image: np.ndarray, found: list[tuple[list[np.ndarray], float]], threshold: float) -> tuple | None:
+    def _surest(self, image: np.ndarray, found: list[tuple[list[np.ndarray], float]], threshold: float) -> tuple[tuple | None, bool]:
         """Of the candidate cards `found` (alternative outlines, detector score), the reading (card,
         confidence, outline, card probabilities) named at least `threshold` whose confidence times its
-        detector score is highest; None when none is."""
+        detector score is highest, or None when none is; and whether any candidate showed a card's
+        face at all (NO_FACE_BELOW: not an empty pile or a card's back)."""
         if not found:
-            return None
+            return None, False
         readings = self._with_faces(image, self._read_outlines(image, [options for options, _ in found]))
         best, best_score = None, 0.0
         for (card, confidence, quad, cards), (_, detector_score) in zip(readings, found):
             score = confidence * detector_score
             if card is not None and confidence >= threshold and score > best_score:
                 best, best_score = (card, confidence, quad, cards), score
-        return best
+        return best, any(float(cards.sum()) >= NO_FACE_BELOW for *_, cards in readings)
 
     def _read_known_outline(self, image: np.ndarray, outline: np.ndarray) -> tuple[TopCardReading | None, bool]:
         """The pile top read from where the caller saw it lie, or None when that is not sure enough; and

@@ -282,6 +282,17 @@ def test_a_pile_view_the_table_detector_leaves_unnamed_is_searched_again_by_the_
     assert recogniser.read_top_card(view).card is None
 
 
+def test_a_pile_view_showing_no_card_face_gets_no_second_look(recogniser, monkeypatch):
+    """An empty pile or a card's back, at a known scale: the card-sized outlines at the view's centre show
+    no face to either reader, so the photo detector is not asked either."""
+    photo = CountingDetector(recogniser.photo_detector)
+    monkeypatch.setattr(recogniser, "photo_detector", photo)
+    felt = np.random.default_rng(5).normal(0, 4, (390, 330, 3)) + (60, 110, 40)  # a bare green table
+    empty = np.clip(felt, 0, 255).astype(np.uint8)
+    assert recogniser.read_top_card(empty, px_per_mm=3.0).card is None
+    assert photo.calls == 0
+
+
 def test_without_a_photo_detector_a_pile_view_is_searched_once(recogniser, monkeypatch):
     blind = BlindDetector(recogniser.detector)
     monkeypatch.setattr(recogniser, "detector", blind)

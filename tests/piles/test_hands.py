@@ -1,5 +1,6 @@
 """Whose hand is which blob: arms from a player's edge, from the table's ends, merged arms, loose cards."""
 
+import cv2
 import numpy as np
 import pytest
 
@@ -178,3 +179,42 @@ def test_a_card_moving_with_the_hand_that_touches_it_is_that_hands():
     masks, card = _card_then_hand(card_moves=True)
     assert (masks.owned["B"] & card).sum() == card.sum()
     assert not masks.loose.any()
+
+
+
+def blotches(seed: int, shape: tuple[int, int], low: int, high: int) -> np.ndarray:
+    """Grey blotches a few pixels across between `low` and `high` (wood grain, skin, a sleeve's weave)."""
+    noise = cv2.GaussianBlur(np.random.default_rng(seed).random(shape).astype(np.float32), (0, 0), 2.5)
+    return (low + (high - low) * cv2.normalize(noise, None, 0, 1, cv2.NORM_MINMAX)).astype(np.uint8)
+
+
+TABLE = blotches(1, SHAPE, 60, 100)             # dark wood
+ARM_A = blotches(2, (140, 30), 170, 200)        # pale skin, reaching down from A's edge
+ARM_B = blotches(3, (160, 30), 120, 150)        # darker skin, up from B's edge ...
+ARM_B[0:20] = 235                               # ... with the card it carries at its fingertips
+
+
+def arms_at(a_col: int, b_col: int) -> tuple[np.ndarray, np.ndarray]:
+    """(view, foreground): A's arm over rows 0-140 and B's over rows 140-300, their left sides at columns
+    `a_col` and `b_col`, each arm's own blotches moving with it (what optical flow follows)."""
+    view, foreground = TABLE.copy(), blank()
+    view[0:140, a_col:a_col + 30], view[140:300, b_col:b_col + 30] = ARM_A, ARM_B
+    foreground[0:140, a_col:a_col + 30] = foreground[140:300, b_col:b_col + 30] = 1
+    return cv2.cvtColor(view, cv2.COLOR_GRAY2BGR), foreground
+
+
+@pytest.mark.parametrize("with_view", [True, False])
+def test_a_card_brought_fast_against_the_other_hand_is_split_off_by_where_it_was_a_frame_ago(with_view):
+    # racing for a pile: A's hand lies still by it while B's card comes in from the side, 25 px (50 mm) a
+    # frame, until it touches A's hand: by where it is now, the near part of B's card is nearer A's hand
+    # as it was a frame ago than B's
+    hands = HandTracker(SHAPE)
+    for b_col in (250, 225, 200):  # the last: one blob, edge to edge
+        view, foreground = arms_at(170, b_col)
+        masks = hands.split(foreground, view=view if with_view else None)
+    card = (slice(140, 160), slice(200, 230))
+    if with_view:
+        assert masks.owned["B"][card].mean() > 0.95
+        assert masks.owned["B"][140:300, 200:230].mean() > 0.95 and masks.owned["A"][0:140, 170:200].mean() > 0.95
+    else:  # where it is now alone gives the card's near part to A
+        assert masks.owned["A"][card].mean() > 0.2

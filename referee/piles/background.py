@@ -25,6 +25,9 @@ from referee.piles.shadows import in_its_light, shade_of, shadow_gone
 #: How different (0-255, largest channel) a pixel must be from the model to count as foreground.
 #: Lower: shadows and compression noise become "hands"; higher: a pale hand on a pale table is missed.
 FOREGROUND_THRESHOLD = 16
+#: ... and what differs by this much is a faint part of it where it joins pieces that differ by that much
+#: (`faint`): dark skin over dark wood differs by 8-25 (seed 122's player A).
+FAINT_THRESHOLD = 8
 #: A foreground pixel that changes less than this (0-255) from one frame to the next is still; one still
 #: for `absorb_frames` frames (about half a second) is taken into the model: a layout just dealt, a card
 #: put down where no place is watched.
@@ -148,6 +151,11 @@ class BackgroundModel:
         """Mask (uint8 0/1) of what differs from the still table in this view (a `steady` one)."""
         mask = cv2.morphologyEx(differs(view, self.still_table(), self.threshold), cv2.MORPH_OPEN, self._kernel)
         return cv2.morphologyEx(mask, cv2.MORPH_CLOSE, self._bridge)
+
+    def faint(self, view: np.ndarray) -> np.ndarray:
+        """Mask (uint8 0/1) of what differs from the still table by FAINT_THRESHOLD or more: a dark hand
+        over dark wood, which `foreground` sees only in pieces (`hands.HandTracker.split` joins them)."""
+        return cv2.morphologyEx(differs(view, self.still_table(), FAINT_THRESHOLD), cv2.MORPH_OPEN, self._kernel)
 
     def moving(self, view: np.ndarray) -> np.ndarray | None:
         """Mask (uint8 0/1) of what changed since the last view given to `update`; None before it."""

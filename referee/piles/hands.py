@@ -3,19 +3,23 @@
 An arm crosses A's edge (the view's top rows, y = 0) or B's edge (the bottom rows, y = H), so a blob
 touching that edge is that player's hand. A player reaching for an outer stock may bring the arm in over
 the table's left or right end instead: a blob touching a side edge is the hand of the player on whose
-half of the table it crosses that edge. When both players' arms touch and merge into one blob
-(two cards arriving at one pile), the blob is split pixel by pixel by who owned the nearer part of
-it in the previous frame, each pixel taken where the motion between the frames says it was then. Foreground touching neither edge is a loose object: a card just let go, or a card
-that has not yet been taken into the background model; or a hand whose arm the camera cannot tell from
-the table (dark skin on dark wood): a moving hand-sized blob, not card, that what moved joins to one
-player's edge two frames running is that player's hand. What lay loose and still, and has not moved
-since, stays loose: a card just laid on a pile is no part of the next hand that reaches it (the other player's,
-racing for the pile a few frames later), though the two touch.
+half of the table it crosses that edge. When both players' arms touch and merge into one blob (two
+cards arriving at one pile), the blob is split pixel by pixel by who owned the nearer part of it in the
+previous frame, each pixel taken where the motion between the frames says it was then. Foreground
+touching neither edge is a loose object: a card just let go, or a card that has not yet been taken into
+the background model; or a hand whose arm the camera cannot tell from the table (dark skin on dark
+wood): a moving hand-sized blob, not card, that what moved joins to one player's edge two frames
+running is that player's hand; and a moving card floating near an arm is the card that arm's hand
+carries where what differs faintly from the table (the dark hand itself) joins the two, within a hand's
+length. What lay loose and still, and has not moved since, stays loose: a card just laid on a pile is
+no part of the next hand that reaches it (the other player's, racing for the pile a few frames later),
+though the two touch.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Callable
 
 import cv2
 import numpy as np
@@ -43,6 +47,9 @@ MIN_LOST_HAND_PIXELS = 300
 #: Margin (view pixels) around two merged hands over which the motion between frames is measured
 #: (`HandTracker._as_they_were`): how far a hand moves in a frame, and then some (16 px: 32 mm).
 FLOW_PAD = 16
+#: How far (view pixels) from a player's arm what differs only faintly from the table may join a card to it
+#: (`_faintly_joined`): 50 px, 100 mm at the view's 0.5 px/mm, a hand's length from the wrist.
+FAINT_REACH_PX = 50
 #: What `_followed` calls a floating blob both players' hands were in a frame ago.
 MERGED = -1
 
@@ -73,12 +80,15 @@ class HandTracker:
         self._flow = None  # OpenCV's DIS optical flow, made when two hands first merge
 
     def split(self, foreground: np.ndarray, cardlike: np.ndarray | None = None, moving: np.ndarray | None = None,
-              view: np.ndarray | None = None) -> HandMasks:
+              view: np.ndarray | None = None, faint: Callable[[], np.ndarray] | None = None) -> HandMasks:
         """Who owns which foreground. With `cardlike` (card-coloured pixels) and `moving` (pixels changed
         since the last frame): a moving blob touching no edge stays its owner's if it lay in their hand's
         place a frame ago and is not mostly card (a hand whose arm the camera does not see against the
         table, or a hand drawn without one); not a card just let go, nor the still table a hand uncovered.
-        What lay loose and still a frame ago and has not moved since stays loose, whatever hand touches it."""
+        What lay loose and still a frame ago and has not moved since stays loose, whatever hand touches it.
+        `view`: the view itself, where two hands merged are split by how they moved (`_as_they_were`);
+        `faint()`: what differs faintly from the table (`BackgroundModel.faint`), where a moving floating
+        blob is joined to the arm whose hand carries it (`_faintly_joined`): asked only when there is one."""
         lying = None
         still = None if moving is None else np.bitwise_xor(moving, 1)
         if still is not None and self._lying is not None:
@@ -102,6 +112,11 @@ class HandTracker:
             followed = self._followed(labels, count, areas, cardlike, moving, floating)
         else:
             followed, self._lost = {}, None
+        if floating and faint is not None and moving is not None:
+            moved = np.bincount(labels[moving > 0], minlength=count)
+            carried = [label for label in floating if label not in followed and moved[label] >= self.moving_share * areas[label]]
+            if carried:
+                followed.update(self._faintly_joined(labels, count, carried, faint(), top, bottom))
         for label in range(1, count):
             if areas[label] < MIN_HAND_PIXELS:
                 continue
@@ -177,6 +192,33 @@ class HandTracker:
             elif region in bottom and region not in top:
                 out[label] = 2
         return out
+
+    def _faintly_joined(self, labels: np.ndarray, count: int, carried: list[int], faint: np.ndarray,
+                        top: set[int], bottom: set[int]) -> dict[int, int]:
+        """Of the moving floating blobs `carried` (by label), those that what differs faintly from the table
+        (`faint`), within FAINT_REACH_PX of one player's arm, joins to that arm and not the other's: kind 1
+        (A) or 2 (B) by label. Looked at within twice that reach of them."""
+        wanted = np.zeros(count, bool)
+        wanted[carried] = True
+        rows, cols = np.nonzero(wanted[labels])
+        reach = 2 * FAINT_REACH_PX
+        window = (slice(max(0, int(rows.min()) - reach), int(rows.max()) + reach + 1),
+                  slice(max(0, int(cols.min()) - reach), int(cols.max()) + reach + 1))
+        labels, faint = labels[window], faint[window] > 0
+        joined: dict[int, set[int]] = {}
+        for kind, arms in ((1, top - bottom), (2, bottom - top)):
+            table = np.zeros(count, bool)
+            table[list(arms)] = True
+            arm = table[labels]
+            if not arm.any():
+                continue
+            near = cv2.distanceTransform(np.logical_not(arm).view(np.uint8), cv2.DIST_L2, 3) <= FAINT_REACH_PX
+            _, regions = cv2.connectedComponents((faint & near | arm | wanted[labels]).view(np.uint8), connectivity=8)
+            reached = set(np.unique(regions[arm]).tolist())
+            for label in carried:
+                if int(np.bincount(regions[labels == label]).argmax()) in reached:
+                    joined.setdefault(label, set()).add(kind)
+        return {label: kinds.pop() for label, kinds in joined.items() if len(kinds) == 1}
 
     def _side_arms(self, labels: np.ndarray) -> dict[int, str]:
         """Blobs crossing the left or right edge of the view, with the player on whose half they cross it."""

@@ -222,7 +222,7 @@ class TableTracker:
         if frame.index % max(1, int(round(1.0 / self.period))) == 0:
             self.bare_strips.follow_the_light(self.table_colour, view, foreground)
         moving = self.background.moving(view)
-        masks = self.hands.split(foreground, cardlike, moving, view)
+        masks = self.hands.split(foreground, cardlike, moving, view, faint=functools.partial(self.background.faint, view))
         carried = {player: cv2.bitwise_and(mask, cardlike) for player, mask in masks.owned.items()}
         shaded = functools.partial(self.background.shaded, view)
         self.last_masks, self.last_view, self.last_cardlike = masks, view, cardlike

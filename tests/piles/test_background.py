@@ -2,7 +2,7 @@
 
 import numpy as np
 
-from referee.piles.background import (FOREGROUND_THRESHOLD, GHOST_BARE_SECONDS, GHOST_OPENING_SECONDS, HAND_ABSORB_FACTOR, LIGHT_STEADY,
+from referee.piles.background import (FAINT_THRESHOLD, FOREGROUND_THRESHOLD, GHOST_BARE_SECONDS, GHOST_OPENING_SECONDS, HAND_ABSORB_FACTOR, LIGHT_STEADY,
                                       BackgroundModel)
 
 SHAPE = (120, 160)
@@ -45,6 +45,17 @@ def test_what_differs_from_the_still_table_stands_out_and_nothing_else():
     foreground = step(model, view)
     assert foreground[41:69, 61:79].all()  # its very corners are rounded off with the noise
     assert not foreground[:30].any() and not foreground[80:].any()
+
+
+def test_a_dark_hand_over_a_dark_table_differs_only_faintly():
+    model = BackgroundModel(table(), absorb_frames=5)
+    view = table()
+    shade = (FOREGROUND_THRESHOLD + FAINT_THRESHOLD) // 2  # between the two: no foreground, but faint
+    view[40:70, 60:80] = np.array(FELT) + (shade, -shade, shade)
+    view = model.steady(view)
+    assert not model.foreground(view).any()
+    faint = model.faint(view)
+    assert faint[41:69, 61:79].all() and not faint[:30].any() and not faint[80:].any()
 
 
 def test_a_card_lying_still_is_taken_into_the_table():

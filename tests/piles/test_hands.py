@@ -218,3 +218,40 @@ def test_a_card_brought_fast_against_the_other_hand_is_split_off_by_where_it_was
         assert masks.owned["B"][140:300, 200:230].mean() > 0.95 and masks.owned["A"][0:140, 170:200].mean() > 0.95
     else:  # where it is now alone gives the card's near part to A
         assert masks.owned["A"][card].mean() > 0.2
+
+
+def test_a_card_carried_in_a_hand_the_table_hides_is_the_hand_its_arm_joins_faintly():
+    # dark skin over dark wood: the sleeve stands out (rows 0-80) and so does the card at the fingertips
+    # (rows 130-175), the hand between them only faintly
+    foreground, cardlike, faint = blank(), blank(), blank()
+    foreground[0:80, 180:220] = 1
+    foreground[130:175, 185:215] = cardlike[130:175, 185:215] = 1
+    faint[0:175, 180:220] = 1
+    hands = HandTracker(SHAPE)
+    masks = hands.split(foreground, cardlike, foreground.copy(), faint=lambda: faint)
+    assert masks.owned["A"][150, 200] == 1 and not masks.loose[130:175, 185:215].any()
+    # without the faint hand the card floats, as a card just let go does
+    masks = HandTracker(SHAPE).split(foreground, cardlike, foreground.copy())
+    assert masks.loose[150, 200] == 1 and masks.owned["A"][150, 200] == 0
+    # and a card lying still is a card let go, faintly joined or not (the hand's shadow is still on it)
+    masks = HandTracker(SHAPE).split(foreground, cardlike, blank(), faint=lambda: faint)
+    assert masks.loose[150, 200] == 1 and masks.owned["A"][150, 200] == 0
+
+
+def test_a_card_that_faint_shading_joins_to_both_players_edges_stays_loose():
+    foreground, cardlike, faint = blank(), blank(), blank()
+    foreground[0:80, 180:220] = foreground[220:300, 180:220] = 1   # both players' arms
+    foreground[130:175, 185:215] = cardlike[130:175, 185:215] = 1  # a card between them
+    faint[0:300, 180:220] = 1
+    masks = HandTracker(SHAPE).split(foreground, cardlike, foreground.copy(), faint=lambda: faint)
+    assert masks.loose[150, 200] == 1
+
+
+def test_a_moving_card_joined_faintly_to_an_arm_from_farther_than_a_hand_reaches_stays_loose():
+    # a person's broad shadow leaving the table differs faintly everywhere under it: it joins anything
+    foreground, cardlike, faint = blank(), blank(), blank()
+    foreground[0:40, 180:220] = 1                                  # A's arm, reaching no further than row 40
+    foreground[130:175, 185:215] = cardlike[130:175, 185:215] = 1  # a card 90 px (180 mm) from it
+    faint[0:200, 100:300] = 1
+    masks = HandTracker(SHAPE).split(foreground, cardlike, foreground.copy(), faint=lambda: faint)
+    assert masks.loose[150, 200] == 1 and masks.owned["A"][150, 200] == 0

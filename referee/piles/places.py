@@ -91,6 +91,9 @@ REST_STILL_MM = 3.0
 #: How long (s) the card seen in a hand is kept per visit, for `arrival_at_rest`: its arrival and the
 #: hand holding it there a moment.
 CARD_SECONDS_KEPT = 0.6
+#: A card seen in the hand that laid it lies where it came to rest once this share of what shows of it lies
+#: inside the outline it settled in (`_first_seen_lying`).
+LYING_SHARE = 0.9
 #: Card-coloured area (mm^2) a hand must carry near a place for the card's edge, not the hand's, to be
 #: timed. Lower: a few pale knuckles count as a card; higher: a card mostly under the fingers is missed.
 MIN_CARD_PIXELS = 250.0
@@ -428,12 +431,31 @@ class PlaceTracker:
         where the hand came to rest on the place (`resting_touch`), when that is after the hand first crossed
         its outline; else that crossing. Measured on 75 cards laid on bare places in rendered games (session
         28): the crossing is 2.1 frames early (median), the hand's rest 0.9 frames late; the seven cards not
-        seen arriving were timed 1.7 frames off (mean) by the crossing, 0.8 by the hand's rest."""
+        seen arriving were timed 1.7 frames off (mean) by the crossing, 0.8 by the hand's rest. But not after
+        the first frame that showed the card lying there (`_first_seen_lying`): a dark hand over dark wood,
+        the card under its fingers until it lay there and the hand sliding on over it, came to rest 3.6 frames
+        after the card landed (seed 122's opening spit at 60 fps); the card landed since the frame before."""
         arrived = self.arrival_at_rest(visit, footprint, period)
         if arrived is not None:
             return arrived
         rest = self.resting_touch(visit, period)
-        return rest if rest is not None and rest.t > visit.touch.t else visit.touch
+        touch = rest if rest is not None and rest.t > visit.touch.t else visit.touch
+        lying = self._first_seen_lying(visit, footprint)
+        if lying is not None and touch.t > lying[1]:
+            # the card was seen lying where it came to rest before then: it landed since the frame before
+            frame, t = lying
+            return TouchEstimate(t=t - period / 2, frame=frame, error=period / 2)
+        return touch
+
+    def _first_seen_lying(self, visit: Visit, footprint: np.ndarray) -> tuple[int, float] | None:
+        """(frame, t) of the first frame that showed the card `visit`'s hand laid lying where it came to rest
+        (`footprint`): at least LYING_SHARE of what was seen of it inside that outline; None if none did."""
+        inside = cv2.dilate(footprint.view(np.uint8), np.ones((3, 3), np.uint8)) > 0
+        for frame, t, card in visit.cards:
+            seen = np.count_nonzero(card)
+            if seen >= MIN_CARD_PIXELS * self.px_per_mm ** 2 and np.count_nonzero(card & inside) >= LYING_SHARE * seen:
+                return frame, t
+        return None
 
     def arrival_at_rest(self, visit: Visit, footprint: np.ndarray, period: float) -> TouchEstimate | None:
         """When a card laid on a bare place arrived: it touches nothing until it lies there, so not where

@@ -175,6 +175,30 @@ def test_a_card_laid_face_down_on_a_bare_place_is_timed_where_the_hand_came_to_r
     assert abs(laid.t - REST_FRAME * PERIOD) < 1.2 * PERIOD
 
 
+def test_a_card_first_seen_lying_where_it_came_to_rest_landed_since_the_frame_before_though_the_hand_slid_on():
+    """A dark hand over dark wood: the card under its fingers is seen only once it lies where it comes to
+    rest, and the hand slides on over it for two more frames before it stops."""
+    frames = iter(range(5, 16))
+
+    def under_a_sliding_hand(view, centre_y):
+        frame = next(frames)
+        hand = np.zeros(VIEW, np.uint8)
+        front = int(centre_y + CARD_HEIGHT_MM / 2 + SPEED * min(2.0, max(0.0, frame - REST_FRAME)))
+        hand[:front, 140:160] = 1
+        if frame < REST_FRAME:
+            return hand, np.zeros(VIEW, np.uint8)  # the card under the fingers, not seen
+        draw_card(view, (150, centre_y), 0.0, (20, 20, 20))
+        seen = card_paper(view)
+        seen[:, 140:160] = 0  # the fingers over its middle
+        return hand | seen, seen
+
+    tracker, visit, footprint = _lay_on_bare_place(under_a_sliding_hand)
+    assert tracker.arrival_at_rest(visit, footprint, PERIOD) is None  # not seen arriving
+    assert tracker.resting_touch(visit, PERIOD).t > 12 * PERIOD       # the hand came to rest late
+    laid = tracker.laid_on_bare(visit, footprint, PERIOD)
+    assert laid.frame == 11 and abs(laid.t - REST_FRAME * PERIOD) < 0.2 * PERIOD
+
+
 def test_a_new_top_card_s_corners_are_given_in_table_millimetres_for_the_namer():
     laid = ((144.0, 157.0), 12.0)
     tracker, (change,) = lay_on_pile(laid)

@@ -444,7 +444,8 @@ class PlaceTracker:
         if lying is not None and touch.t > lying[1]:
             # the card was seen lying where it came to rest before then: it landed since the frame before
             frame, t = lying
-            return TouchEstimate(t=t - period / 2, frame=frame, error=period / 2)
+            before = max((sample[1] for sample in visit.samples if sample[0] < frame), default=t - period)
+            return TouchEstimate(t=(before + t) / 2, frame=frame, error=(t - before) / 2)
         return touch
 
     def _first_seen_lying(self, visit: Visit, footprint: np.ndarray) -> tuple[int, float] | None:

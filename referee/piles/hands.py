@@ -108,12 +108,13 @@ class HandTracker:
         kinds = np.zeros(count, np.uint8)
         merged = []
         floating = [label for label in range(1, count) if label not in top and label not in bottom and areas[label] >= MIN_HAND_PIXELS]
-        if floating and cardlike is not None and moving is not None:
-            followed = self._followed(labels, count, areas, cardlike, moving, floating)
+        # what moved of each blob (by label), where some may be a hand that lost its arm
+        moved = np.bincount(labels[moving > 0], minlength=count) if floating and moving is not None else None
+        if moved is not None and cardlike is not None:
+            followed = self._followed(labels, count, areas, cardlike, moving, moved, floating)
         else:
             followed, self._lost = {}, None
-        if floating and faint is not None and moving is not None:
-            moved = np.bincount(labels[moving > 0], minlength=count)
+        if moved is not None and faint is not None:
             carried = [label for label in floating if label not in followed and moved[label] >= self.moving_share * areas[label]]
             if carried:
                 followed.update(self._faintly_joined(labels, count, carried, faint(), top, bottom))
@@ -146,12 +147,12 @@ class HandTracker:
         return HandMasks(owned=owned, loose=loose, edge_pixels=edges, boxes=boxes)
 
     def _followed(self, labels: np.ndarray, count: int, areas: np.ndarray, cardlike: np.ndarray, moving: np.ndarray,
-                  floating: list[int]) -> dict[int, int]:
+                  moved: np.ndarray, floating: list[int]) -> dict[int, int]:
         """Of the `floating` blobs (by label; touching no edge), those that keep last frame's owner (kind
-        1 or 2), or MERGED where both players' hands were in them (split then like two arms that touch)."""
+        1 or 2), or MERGED where both players' hands were in them (split then like two arms that touch).
+        `moved`: how many of each blob's pixels are `moving`."""
         before = {kind: np.bincount(labels[self._previous[player] > 0], minlength=count) for kind, player in ((1, "A"), (2, "B"))}
         card = np.bincount(labels[cardlike > 0], minlength=count)
-        moved = np.bincount(labels[moving > 0], minlength=count)
         followed = {}
         unowned = []
         for label in floating:
@@ -205,6 +206,7 @@ class HandTracker:
         window = (slice(max(0, int(rows.min()) - reach), int(rows.max()) + reach + 1),
                   slice(max(0, int(cols.min()) - reach), int(cols.max()) + reach + 1))
         labels, faint = labels[window], faint[window] > 0
+        carried_here = wanted[labels]
         joined: dict[int, set[int]] = {}
         for kind, arms in ((1, top - bottom), (2, bottom - top)):
             table = np.zeros(count, bool)
@@ -213,7 +215,7 @@ class HandTracker:
             if not arm.any():
                 continue
             near = cv2.distanceTransform(np.logical_not(arm).view(np.uint8), cv2.DIST_L2, 3) <= FAINT_REACH_PX
-            _, regions = cv2.connectedComponents((faint & near | arm | wanted[labels]).view(np.uint8), connectivity=8)
+            _, regions = cv2.connectedComponents((faint & near | arm | carried_here).view(np.uint8), connectivity=8)
             reached = set(np.unique(regions[arm]).tolist())
             for label in carried:
                 if int(np.bincount(regions[labels == label]).argmax()) in reached:
@@ -242,14 +244,14 @@ class HandTracker:
         distance_a = cv2.distanceTransform((previous_a == 0).astype(np.uint8), cv2.DIST_L2, 3)
         distance_b = cv2.distanceTransform((previous_b == 0).astype(np.uint8), cv2.DIST_L2, 3)
         if view is not None and self._previous_view is not None:
-            distance_a, distance_b = self._as_they_were(component, view, distance_a, distance_b)
+            self._as_they_were(component, view, distance_a, distance_b)
         nearer_a = distance_a <= distance_b
         owned["A"][component & nearer_a] = 1
         owned["B"][component & ~nearer_a] = 1
 
-    def _as_they_were(self, component: np.ndarray, view: np.ndarray, *distances: np.ndarray) -> list[np.ndarray]:
-        """`distances` (to each hand as it was a frame ago), each pixel near `component` taking the value
-        where it lay a frame ago: the dense optical flow from this view back to the last (OpenCV's DIS). Two
+    def _as_they_were(self, component: np.ndarray, view: np.ndarray, *distances: np.ndarray) -> None:
+        """`distances` (to each hand as it was a frame ago), each pixel near `component` given, in place, the
+        value where it lay a frame ago: the dense optical flow from this view back to the last (OpenCV's DIS). Two
         hands that cross move fast, each its own way; the card one carries, ahead of its fingers, moves into
         where the other's hand was a frame before, and was given to the wrong player by where it is now (a
         spit card laid 1.25 frames late at 60 fps as the players' arms crossed to the far piles)."""
@@ -262,12 +264,8 @@ class HandTracker:
         flow = self._flow.calc(now, before, None)
         columns, lines = np.meshgrid(np.arange(x0, x1, dtype=np.float32), np.arange(y0, y1, dtype=np.float32))
         from_x, from_y = columns + flow[..., 0], lines + flow[..., 1]
-        moved = []
-        for distance in distances:
-            distance = distance.copy()
+        for distance in distances:  # remap reads the whole map before the window is written
             distance[y0:y1, x0:x1] = cv2.remap(distance, from_x, from_y, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
-            moved.append(distance)
-        return moved
 
 
 def _blobs_among(labels: np.ndarray, count: int) -> set[int]:

@@ -242,14 +242,18 @@ class OnnxCardRecogniser:
         """For each card (a list of alternative outlines), the best reading over its outlines and both corners."""
         return [(card, confidence, quad) for card, confidence, quad, _ in self._read_outlines(image, candidates)]
 
-    def _read_outlines(self, image: np.ndarray, candidates: list[list[np.ndarray]]) -> list[tuple[Card | None, float, np.ndarray, np.ndarray]]:
-        """As _name_outlines, with the 13x4 card probabilities of the corner read best."""
+    def _read_outlines(self, image: np.ndarray, candidates: list[list[np.ndarray]],
+                       pooled: bool = False) -> list[tuple[Card | None, float, np.ndarray, np.ndarray]]:
+        """As _name_outlines, with the 13x4 card probabilities of the corner read best (`pooled`: see
+        `_pooled`)."""
         crops, owners = [], []
         for number, options in enumerate(candidates):
             for option, quad in enumerate(options):
                 crops.extend(index_crops(image, quad, self.classifier.image_size))
                 owners.extend([(number, option, 0), (number, option, 1)])
         probabilities = self.classifier.probabilities(crops)
+        if pooled:
+            return self._pooled(candidates, probabilities, owners)
         best: dict[int, tuple[Card | None, float, np.ndarray, np.ndarray]] = {}
         for row, (number, option, corner) in zip(probabilities, owners):
             cards = self._cards(row)
@@ -258,6 +262,29 @@ class OnnxCardRecogniser:
                 quad = candidates[number][option]
                 best[number] = (card, confidence, quad if corner == 0 else turn_half_round(quad), cards)
         return [best[number] for number in range(len(candidates))]
+
+    def _pooled(self, candidates: list[list[np.ndarray]], probabilities: np.ndarray,
+                owners: list[tuple[int, int, int]]) -> list[tuple[Card | None, float, np.ndarray, np.ndarray]]:
+        """`_read_outlines(pooled=True)`: each card by the corner crop whose rank is read surest, its suit
+        from every crop of that card (its outlines, both corners) that names the same rank, their
+        probabilities of that rank's four cards summed. Picking the crop read surest as a card instead
+        favours a crop torn between two suits, which names the rank alone, over one that names the
+        suit: a rank-only reading is as sure as its rank, a full one only as sure as rank and suit."""
+        read: list[list[tuple[np.ndarray, np.ndarray]]] = [[] for _ in candidates]
+        for row, (number, option, corner) in zip(probabilities, owners):
+            quad = candidates[number][option]
+            read[number].append((self._cards(row), quad if corner == 0 else turn_half_round(quad)))
+        readings = []
+        for crops in read:
+            ranks = [cards.sum(axis=1) for cards, _ in crops]
+            surest = max(range(len(crops)), key=lambda number: float(ranks[number].max()))
+            rank = int(ranks[surest].argmax())
+            suits = sum(cards[rank] for (cards, _), seen in zip(crops, ranks) if int(seen.argmax()) == rank)
+            cards = crops[surest][0].copy()
+            cards[rank] = suits * float(ranks[surest][rank]) / max(float(suits.sum()), 1e-12)
+            card, confidence = self._read(cards)
+            readings.append((card, confidence, crops[surest][1], cards))
+        return readings
 
     def name_card(self, card_image_bgr_upright: np.ndarray) -> tuple[Card | None, float]:
         """Name a card from an image that is the card itself, upright or turned half round."""
@@ -346,7 +373,7 @@ class OnnxCardRecogniser:
                  for outlines in self._outlines_close_up(image, [found[number][0][0] for number in unsure])]
         readings = list(readings)
         looked = [number for number, options in zip(unsure, again) if options]
-        for number, reading in zip(looked, self._read_outlines(image, [options for options in again if options])):
+        for number, reading in zip(looked, self._read_outlines(image, [options for options in again if options], pooled=True)):
             if reading[1] > readings[number][1]:
                 readings[number] = reading
         return readings
@@ -431,7 +458,7 @@ class OnnxCardRecogniser:
         if not found:
             return []
         detections = []
-        readings = self._closer_look(image, found, self._read_outlines(image, [options for options, _ in found]))
+        readings = self._closer_look(image, found, self._read_outlines(image, [options for options, _ in found], pooled=True))
         readings = self._with_faces(image, readings) if self.faces_in_photos else self._second_look(image, readings)
         for card, confidence, quad, _ in readings:
             if card is None or confidence < self.naming_threshold:

@@ -525,6 +525,56 @@ def test_a_card_read_surely_gets_no_closer_look(recogniser):
     assert recogniser._closer_look(table, [([quad], 0.9)], first)[0] is first[0]
 
 
+class StandInCorners:
+    """An index classifier that reads its crops, in the order asked, as the rows given (how a card's
+    readings are put together is under test here, not a model)."""
+
+    def __init__(self, shipped, readings: list[dict[str, float]]):
+        self.names, self.image_size = shipped.names, shipped.image_size
+        self.rows = []
+        for reading in readings:
+            row = np.full(len(self.names), 0.001, np.float32)
+            for text, probability in reading.items():
+                row[self.names.index(text)] = probability
+            self.rows.append(row)
+
+    def probabilities(self, crops):
+        assert len(crops) == len(self.rows)
+        return np.array(self.rows)
+
+
+def read_with_corners(recogniser, readings, pooled: bool):
+    table = np.full((200, 160, 3), 200, np.uint8)
+    quad = order_card_corners(np.array([[20, 20], [83, 20], [83, 108], [20, 108]], np.float32))
+    outlines = [quad] * (len(readings) // 2)
+    shipped = recogniser.classifier
+    recogniser.classifier = StandInCorners(shipped, readings)
+    try:
+        return recogniser._read_outlines(table, [outlines], pooled=pooled)[0]
+    finally:
+        recogniser.classifier = shipped
+
+
+def test_a_corner_torn_between_two_suits_does_not_outweigh_one_that_names_the_suit(recogniser):
+    """One corner reads a six surer, but cannot tell spades from clubs; the other names the six of spades.
+    Pooled, the card is the six of spades; the surest crop alone would leave it `6?`."""
+    readings = [{"6S": 0.46, "6C": 0.46}, {"6S": 0.85, "6C": 0.05}]
+    assert read_with_corners(recogniser, readings, pooled=False)[0] == Card("6", None)
+    card, confidence, _, cards = read_with_corners(recogniser, readings, pooled=True)
+    assert card == Card.parse("6S") and confidence >= recogniser.naming_threshold
+    assert abs(float(cards[RANKS.index("6")].sum()) - 0.92) < 0.01  # the rank as sure as its surest crop
+
+
+def test_only_crops_that_name_the_same_rank_lend_it_their_suit(recogniser):
+    """A crop of the same card read as another rank (an outline a few pixels off) says nothing of its suit."""
+    readings = [{"6S": 0.46, "6C": 0.46}, {"8C": 0.80, "6C": 0.15}, {"6S": 0.45, "6C": 0.44}, {"none": 0.9}]
+    card, *_ = read_with_corners(recogniser, readings, pooled=True)
+    assert card == Card("6", None)
+    readings[1] = {"6C": 0.80, "8C": 0.15}
+    card, *_ = read_with_corners(recogniser, readings, pooled=True)
+    assert card == Card.parse("6C")
+
+
 class StandInFaces:
     """A face classifier that reads every crop as one card (what the mixing does with a reading is under
     test here, not a model)."""

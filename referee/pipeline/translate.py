@@ -87,6 +87,8 @@ class Translator:
         self._reread: dict[tuple[str, int], tuple[float, Card]] = {}
         # cards seen landing, (t, player, pile), the last few
         self._laid: list[tuple[float, str | None, int]] = []
+        #: (t, player) of the last card the engine was told landed (`_laying_the_last_card`)
+        self._last_landed: tuple[float, str] | None = None
         # which hand each player plays with
         self.one_hand = OneHand()
         # the frame the opening layout was read in: a card seen landing before it had left its stock by then
@@ -112,6 +114,9 @@ class Translator:
         elif isinstance(sighting, StockSeen):
             self._stock_readings[(sighting.player, sighting.slot)] = sighting.reading
         observations, note = self._observations(sighting, state, coming)
+        landed = [obs for obs in observations if isinstance(obs, CardLanded)]
+        if landed:
+            self._last_landed = max((obs.t, obs.player) for obs in landed)
         if isinstance(sighting, (Arrival, StockSeen)):
             changed = sighting.turned_at if isinstance(sighting, StockSeen) and sighting.turned_at is not None else sighting.t
             self._table_changed = max(self._table_changed, changed)
@@ -148,6 +153,9 @@ class Translator:
             return self._arrival(sighting, state, coming)
         if isinstance(sighting, PileTouched):
             if state.phase is GamePhase.ROUND_OVER:
+                if self._laying_the_last_card(sighting):
+                    return [], (f"{sighting.player}'s hand over spit pile {sighting.pile} at t={sighting.t:.3f}s, no later "
+                                "than it laid the round's last card: laying it, not a slap")
                 return [_slap(sighting)], None
             if state.phase is GamePhase.PLAYING and not sighting.through_hand:
                 observations, note = self._laid_unseen(sighting, state, coming)
@@ -195,6 +203,16 @@ class Translator:
             read = ", ".join(f"spit pile {index} ({seen[piles[index].face_down]})" for index in unknown)
             note = f"clip starts mid-game and the top of {read} could not be read; refereeing on with it unknown"
         return [observation], note
+
+    def _laying_the_last_card(self, sighting: Arrival | PileTouched) -> bool:
+        """Once the round is over: whether `sighting` is the hand that laid the round's last card, touching a
+        pile no later than it laid that card. Slaps answer the round's end; that hand was laying the card (its
+        fingers over the other pile as the camera sees a hand held above the table, or the pile it laid on
+        settling again under it)."""
+        if self._last_landed is None or sighting.player is None:
+            return False
+        t, player = self._last_landed
+        return player == sighting.player and sighting.t <= t
 
     def _arrival(self, sighting: Arrival, state: EngineState, coming: Sequence[Sighting] = ()):
         observations, note = self._arrival_observations(sighting, state, coming)
@@ -283,6 +301,9 @@ class Translator:
         from_stock = shown is not None or any(
             stock.top is not None and same_card(stock.top, card)
             for player in ([sighting.player] if sighting.player else PLAYERS) for stock in state.players[player].stocks)
+        if state.phase is GamePhase.ROUND_OVER and self._laying_the_last_card(sighting):
+            return [], (f"{card} seen on spit pile {sighting.pile} at t={sighting.t:.3f}s under {sighting.player}'s hand, no "
+                        "later than it laid the round's last card: laying it, not a slap")
         if top is not None and same_card(top, card) and state.phase is GamePhase.ROUND_OVER and sighting.player is not None:
             # once the round is over, the hand that made the pile be read again slapped it (a card of the
             # same rank laid then, from a stock or not, would be a late play of a card the rules forbid there)

@@ -565,6 +565,48 @@ def test_a_second_slap_that_came_down_on_the_first_hand_is_timed_there(on_hand, 
     assert [(event["player"], event.t) for event in events if event.type.value == "slap"] == [("A", 2.0), ("B", slapped_at)]
 
 
+def ruled_from_a_s_last_card(sightings):
+    """A lays A's last stock card (a 5S on pile 0, touching at 1.0) and then `sightings`, each through the
+    translator into a real engine, an observation timed before the last ruled at that time (as the session
+    rules them)."""
+    from tests.rules.tables import table
+
+    engine = table(a="- 5S - - -", b="3C 6H 10S QS AH", piles="4C 8H", config=RulesConfig().for_camera())
+    translator = Translator()
+    events, notes, last_t = [], [], 0.0
+    for sighting in [arrival(1.0, 0, "A", "5S")] + sightings:
+        found, note = translator.translate(sighting, engine.state)
+        notes += [note] if note else []
+        for observation in found:
+            observation = replace(observation, t=max(observation.t, last_t))
+            last_t = observation.t
+            events += engine.observe(observation)
+    return events, notes
+
+
+@pytest.mark.parametrize("player, t, slaps", [
+    ("A", 0.97, []),             # A's fingers over pile 1 as A laid the last card: laying it, not a slap
+    ("A", 1.0, []),              # touched together with it (pile 1 read again as that hand settles)
+    ("A", 1.2, [("A", 1)]),      # after it: a slap
+    ("B", 0.97, [("B", 1)]),     # the other player's hand, a slap however close to the round's end it was timed
+])
+def test_the_hand_that_laid_the_round_s_last_card_slaps_only_after_it(player, t, slaps):
+    events, notes = ruled_from_a_s_last_card([PileTouched(t, int(t * 30), 1, player, 0.005)])
+    assert [(event["player"], event["pile"]) for event in events if event.type.value == "slap"] == slaps
+    assert any("laying it, not a slap" in note for note in notes) is (not slaps)
+
+
+def test_a_slap_after_the_last_card_s_hand_passed_over_the_other_pile_is_ordered_against_the_other_player_s():
+    # parallax racing seed 123: A's hand, reaching for pile 0 with the last card, was seen over pile 1 just
+    # before; taken for A's slap there, it stood as A's only slap, and A's real one, onto B's hand on pile
+    # 0 after B's, went unruled, with the slaps' order
+    events, _ = ruled_from_a_s_last_card([PileTouched(0.97, 29, 1, "A", 0.005), PileTouched(1.7, 51, 0, "B", 0.005),
+                                          PileTouched(1.84, 55, 0, "A", 0.005, through_hand=True)])
+    (order,) = [event for event in events if event.type.value == "touch_order"]
+    assert order["first"] == "B" and order["pile"] == 0
+    assert [event["takes"] for event in events if event.type.value == "round_end"] == [{"B": 0, "A": 1}]
+
+
 @pytest.mark.parametrize("read_as, rest, expected", [
     ("KC", None, ("slap", 2.0)),          # none of B's stock tops: the top under the slapping hand misread
     ("KC", (2.2, 66, 0.01), ("slap", 2.2)),  # timed where the hand came to rest, as a slap lands flat

@@ -269,7 +269,10 @@ class OnnxCardRecogniser:
         from every crop of that card (its outlines, both corners) that names the same rank, their
         probabilities of that rank's four cards summed. Picking the crop read surest as a card instead
         favours a crop torn between two suits, which names the rank alone, over one that names the
-        suit: a rank-only reading is as sure as its rank, a full one only as sure as rank and suit."""
+        suit: a rank-only reading is as sure as its rank, a full one only as sure as rank and suit. Photos
+        only (`find_cards`): on the referee's pile views it named as many cards wrong as it put right (20
+        racing games, session 35; a take-back was lost where the pile's card, read right now, no
+        longer matched the stock's reading of it)."""
         read: list[list[tuple[np.ndarray, np.ndarray]]] = [[] for _ in candidates]
         for row, (number, option, corner) in zip(probabilities, owners):
             quad = candidates[number][option]

@@ -529,12 +529,18 @@ def test_a_hand_come_down_on_the_other_players_hand_in_play_is_no_card_laid_unse
     assert plays(events) == [("A", 0, "9D", "8H", True)] + laid
 
 
+def before_a_s_last_card(b="3C 6H 10S QS AH", piles="4C 8H"):
+    """An engine in play where A's one stock card left is a 5S, playable on pile 0."""
+    from tests.rules.tables import table
+
+    return table(a="- 5S - - -", b=b, piles=piles, config=RulesConfig().for_camera())
+
+
 def after_a_s_last_card(b="3C 6H 10S QS AH", piles="4C 8H"):
     """An engine whose round is over: A has just played A's last stock card, a 5S on pile 0."""
     from referee.rules.observations import CardLanded
-    from tests.rules.tables import table
 
-    engine = table(a="- 5S - - -", b=b, piles=piles, config=RulesConfig().for_camera())
+    engine = before_a_s_last_card(b, piles)
     engine.observe(CardLanded(1.0, "A", 0, Card.parse("5S"), frame=30))
     return engine
 
@@ -569,9 +575,7 @@ def ruled_from_a_s_last_card(sightings):
     """A lays A's last stock card (a 5S on pile 0, touching at 1.0) and then `sightings`, each through the
     translator into a real engine, an observation timed before the last ruled at that time (as the session
     rules them)."""
-    from tests.rules.tables import table
-
-    engine = table(a="- 5S - - -", b="3C 6H 10S QS AH", piles="4C 8H", config=RulesConfig().for_camera())
+    engine = before_a_s_last_card()
     translator = Translator()
     events, notes, last_t = [], [], 0.0
     for sighting in [arrival(1.0, 0, "A", "5S")] + sightings:

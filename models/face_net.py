@@ -36,9 +36,10 @@ def _bins(size_in: int, size_out: int) -> list[tuple[int, int]]:
     return [((i * size_in) // size_out, -(-((i + 1) * size_in) // size_out)) for i in range(size_out)]
 
 
-def exportable(model):
-    """The same network with its adaptive pooling spelled out cell by cell: ONNX has no adaptive pooling
-    to a grid that does not divide the input (10x7 -> 4x3), and the weights depend on its exact cells."""
+def exportable(model, shape: tuple[int, int] = INPUT_SHAPE):
+    """The same network with its adaptive pooling spelled out cell by cell for inputs of `shape` (height,
+    width): ONNX has no adaptive pooling to a grid that does not divide the input (10x7 -> 4x3), and the
+    weights depend on its exact cells."""
     import copy
 
     import torch
@@ -55,7 +56,7 @@ def exportable(model):
 
     model = copy.deepcopy(model).eval()
     layers = list(model)
-    x = torch.zeros(1, 3, *INPUT_SHAPE)
+    x = torch.zeros(1, 3, *shape)
     for number, layer in enumerate(layers):
         if isinstance(layer, nn.AdaptiveAvgPool2d):
             out_rows, out_columns = layer.output_size
@@ -71,30 +72,54 @@ def export(model, names: list[str], target):
                             description="FaceNet: whole-card classifier for pile views (52 cards + none), referee models/face_net.py")
 
 
-def export_pair(first, second, names: list[str], target):
-    """Two FaceNets as one ONNX model that gives the mean of their two readings (the same input, the same
-    output as one model, so the runtime is unchanged). Session 32 ships session 3's model paired with one
-    fine-tuned on more decks: each alone reshuffles the readings of hard views the referee leans on, the
-    mean keeps the new one's better reading of decks never seen (`models/card_face_classifier.md`)."""
+def area_matrix(size_in: int, size_out: int):
+    """(size_out, size_in) float32 matrix that shrinks one axis as OpenCV's INTER_AREA does (it is linear and
+    works axis by axis, so the matrix is that resize of the identity)."""
+    import cv2
+    import numpy as np
+
+    return cv2.resize(np.eye(size_in, dtype=np.float32), (size_in, size_out), interpolation=cv2.INTER_AREA)
+
+
+def export_mean(members: list[tuple[object, tuple[int, int], float]], names: list[str], target):
+    """FaceNets as one ONNX model that gives the weighted mean of their readings, each `(model, (height,
+    width) it was trained at, weight)`. The file's input is FACE_SIZE; a member trained on smaller crops
+    reads the input shrunk to its size inside the graph (`area_matrix`, as the runtime's resize would),
+    so the runtime is unchanged: one input, one output.
+
+    Session 32 shipped session 3's model with one fine-tuned on more decks, half each: each alone
+    reshuffles the readings of hard views the referee leans on, the mean keeps the new one's better
+    reading of decks never seen. Session 36 ships that second one (56 x 80) with one fine-tuned from it
+    on 84 x 120 px crops, half each, for the same reason (`models/card_face_classifier.md`)."""
     import torch
     from models import index_net
 
     class MeanReading(torch.nn.Module):
-        def __init__(self, one, other) -> None:
+        def __init__(self) -> None:
             super().__init__()
-            self.one, self.other = exportable(one), exportable(other)
+            self.members = torch.nn.ModuleList(exportable(model, shape) for model, shape, _ in members)
+            self.weights = [weight / sum(weight for *_, weight in members) for *_, weight in members]
+            self.shrunk = [tuple(shape) != INPUT_SHAPE for _, shape, _ in members]
+            for number, (_, (height, width), _) in enumerate(members):
+                rows, columns = area_matrix(INPUT_SHAPE[0], height), area_matrix(INPUT_SHAPE[1], width)
+                self.register_buffer(f"rows{number}", torch.from_numpy(rows))
+                self.register_buffer(f"columns{number}", torch.from_numpy(columns.T.copy()))
 
         def forward(self, x):  # the log of the mean reading: the export's softmax gives the mean back
-            mean = (torch.softmax(self.one(x), dim=1) + torch.softmax(self.other(x), dim=1)) / 2
+            mean = 0
+            for number, (member, weight) in enumerate(zip(self.members, self.weights)):
+                seen = getattr(self, f"rows{number}") @ x @ getattr(self, f"columns{number}") if self.shrunk[number] else x
+                mean = mean + weight * torch.softmax(member(seen), dim=1)
             return torch.log(mean + 1e-12)
 
-    return index_net.export(MeanReading(first, second).eval(), names, target, INPUT_SHAPE,
-                            description="FaceNet pair: the mean of two whole-card classifiers for pile views (52 cards + none), referee models/face_net.py")
+    return index_net.export(MeanReading().eval(), names, target, INPUT_SHAPE,
+                            description="FaceNet mean: the weighted mean of whole-card classifiers for pile views (52 cards + none), referee models/face_net.py")
 
 
-#: Where a court card's picture lies in a face crop (rows, columns of the 80x56 crop): inside the frame,
-#: clear of the corner indices (about 8 x 18 px at each corner).
-COURT_PICTURE = (slice(12, 68), slice(9, 47))
+#: Where a court card's picture lies in a face crop (rows, columns): inside the frame, clear of the corner
+#: indices (in an 80x56 crop rows 12-68 and columns 9-47; an index is about 8 x 18 px at each corner).
+COURT_PICTURE = (slice(round(INPUT_SHAPE[0] * 12 / 80), round(INPUT_SHAPE[0] * 68 / 80)),
+                 slice(round(INPUT_SHAPE[1] * 9 / 56), round(INPUT_SHAPE[1] * 47 / 56)))
 
 
 def court_picture_swap(court_classes: list[int], share: float = 0.5):

@@ -6,8 +6,9 @@
     python -m models.train --stage detector --hours 0.5
     python -m models.train --stage compact-scenes --scenes 7000 [--first-scene 7000]   # small detector data to carry to a GPU (fresh seeds from --first-scene), then there:
     python -m models.train --stage detector --device 0 --workers 14 --batch 32 --data models/data/full/detector-compact/cards.yaml
-    python -m models.train --stage face-pair   # the shipped face classifier: the mean of two checkpoints (`--pair A B`);
-                                             # `all` and `face-classifier` export a single face model
+    python -m models.train --stage face-mix    # the shipped face classifier: the weighted mean of checkpoints
+                                             # (`--mix CHECKPOINT:HxW:WEIGHT ...`); `all` and `face-classifier`
+                                             # export a single face model
 
 Needs the training extra (`pip install -e '.[train]'`): ultralytics, torch, onnx. Nothing is downloaded:
 models start from their YAML definitions, fonts and settings stay inside models/runs/.
@@ -34,10 +35,13 @@ DETECTOR_ONNX = "card_detector.onnx"
 CLASSIFIER_ONNX = "card_index_classifier.onnx"
 FACE_ONNX = "card_face_classifier.onnx"
 SUIT_ONNX = "card_suit_classifier.onnx"
-#: The shipped face classifier is the mean of these two (`--stage face-pair`): session 3's, and one
-#: fine-tuned from it in session 32 on the decks only the models train on.
+#: The shipped face classifier is the mean of two of these (`--stage face-mix`): the one fine-tuned in
+#: session 32 from session 3's on the decks only the models train on, reading 56 x 80 px crops, and one
+#: fine-tuned from it in session 36 on 84 x 120 px crops (`models/card_face_classifier.md`).
 FACE_CHECKPOINT = MODELS_DIR / "checkpoints" / "card_face_classifier.pt"
 FACE_CHECKPOINT_B = MODELS_DIR / "checkpoints" / "card_face_classifier_b.pt"
+FACE_CHECKPOINT_84 = MODELS_DIR / "checkpoints" / "card_face_classifier_84.pt"
+FACE_MIX = (f"{FACE_CHECKPOINT_B}:80x56:0.5", f"{FACE_CHECKPOINT_84}:120x84:0.5")
 #: Deck designs the face classifier never trains on: its validation is on decks it has not seen, as the
 #: referee's will be on the players' own decks.
 FACE_HELD_OUT_DESIGNS = ("hershey", "svg:dondorf")
@@ -234,20 +238,22 @@ def train_face_classifier(root: pathlib.Path, target: pathlib.Path, *, name: str
                                   threads=threads, start_from=start_from, lr=lr, mix=face_net.court_picture_swap(courts))
 
 
-def export_face_pair(first: pathlib.Path, second: pathlib.Path, target: pathlib.Path) -> pathlib.Path:
-    """The face classifier shipped as the mean of two checkpoints' readings (`face_net.export_pair`)."""
+def export_face_mix(members: list[str], target: pathlib.Path) -> pathlib.Path:
+    """The face classifier shipped as the weighted mean of checkpoints' readings (`face_net.export_mean`),
+    each member `CHECKPOINT:HEIGHTxWIDTH:WEIGHT` (the crop size it was trained at)."""
     import torch
 
     from models import data_gen, face_net
 
     names = data_gen.class_names()
-    models = []
-    for path in (first, second):
+    mix = []
+    for member in members:
+        path, shape, weight = member.rsplit(":", 2)
         model = face_net.build(len(names))
         model.load_state_dict(torch.load(path, map_location="cpu"))
-        models.append(model.eval())
-    face_net.export_pair(*models, names, target)
-    print(f"exported the mean of {first} and {second} -> {target}", flush=True)
+        mix.append((model.eval(), tuple(int(v) for v in shape.split("x")), float(weight)))
+    face_net.export_mean(mix, names, target)
+    print(f"exported the weighted mean of {', '.join(members)} -> {target}", flush=True)
     return target
 
 
@@ -453,7 +459,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m models.train", description=__doc__.split("\n\n")[0])
     parser.add_argument("--quick", action="store_true", help="tiny data and one epoch each, exported to models/runs/quick/ (CI smoke run)")
     parser.add_argument("--resume", action="store_true", help="continue from models/runs/<stage>/weights/last.pt")
-    parser.add_argument("--stage", choices=("all", "data", "more-scenes", "scenes", "compact-scenes", "crops", "classifier", "faces", "face-classifier", "suits", "suit-classifier", "face-pair", "detector", "export"), default="all")
+    parser.add_argument("--stage", choices=("all", "data", "more-scenes", "scenes", "compact-scenes", "crops", "classifier", "faces", "face-classifier", "suits", "suit-classifier", "face-mix", "detector", "export"), default="all")
     parser.add_argument("--cards", type=int, default=10000, help="close-up single cards rendered for index crops")
     parser.add_argument("--scenes", type=int, default=3000, help="training scenes to render (validation: a tenth)")
     parser.add_argument("--first-scene", type=int, default=None, help="first seed of --stage more-scenes (default: after the scenes already there) or compact-scenes (default: 0)")
@@ -463,8 +469,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--face-epochs", type=int, default=10)
     parser.add_argument("--suit-views", type=int, default=14000, help="pile views whose index corners train the suit classifier")
     parser.add_argument("--suit-epochs", type=int, default=8)
-    parser.add_argument("--pair", type=pathlib.Path, nargs=2, default=(FACE_CHECKPOINT, FACE_CHECKPOINT_B), metavar="CHECKPOINT",
-                        help="--stage face-pair: the two face classifiers whose mean reading is exported (default: the shipped two)")
+    parser.add_argument("--mix", nargs="+", default=list(FACE_MIX), metavar="CHECKPOINT:HxW:WEIGHT",
+                        help="--stage face-mix: the face classifiers whose weighted mean reading is exported, each with the "
+                             "crop size (height x width) it was trained at (default: the shipped two)")
     parser.add_argument("--hours", type=float, default=None, help="time budget of the detector (ultralytics `time`)")
     parser.add_argument("--threads", type=int, default=2)
     parser.add_argument("--start-from", type=pathlib.Path, default=None,
@@ -517,8 +524,8 @@ def main(argv: list[str] | None = None) -> int:
         start_from = args.start_from or (_run_dir(name) / "last.pt" if args.resume else None)
         train_face_classifier(data_root / "faces", out / FACE_ONNX, name=name, start_from=start_from, lr=args.lr,
                               epochs=1 if quick else args.face_epochs, threads=args.threads)
-    if args.stage == "face-pair":
-        export_face_pair(*args.pair, out / FACE_ONNX)
+    if args.stage == "face-mix":
+        export_face_mix(args.mix, out / FACE_ONNX)
     if args.stage in ("all", "data", "suits"):
         generate_face_views(data_root / "suits", train_views=100 if quick else args.suit_views,
                             val_views=30 if quick else max(500, args.suit_views // 14), workers=1 if quick else 2, kind="suits")

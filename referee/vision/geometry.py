@@ -20,9 +20,11 @@ INDEX_REGION_MM: tuple[float, float] = (20.0, 32.0)
 #: Side of the square crop the index classifier reads, pixels.
 INDEX_CROP_PX = 64
 
-#: (width, height) in pixels of the whole-card crop the face classifier reads: about 0.9 px per mm,
-#: what a 720p camera sees of a card on the table, so nothing the camera saw is lost and no more is made up.
-FACE_SIZE: tuple[int, int] = (56, 80)
+#: (width, height) in pixels of the whole-card crop the face classifier is trained on: about 1.35 px per
+#: mm, what a 720p camera over an 800 x 600 mm play area sees of a card on the table (until session 36:
+#: 56 x 80, 0.9 px per mm, which blurred a club's pip into a spade's). The runtime cuts the size the
+#: shipped model was trained at (`FaceClassifier.size`, from its metadata).
+FACE_SIZE: tuple[int, int] = (84, 120)
 
 #: The suit classifier's view of a card: an index corner, SUIT_REGION_MM (width, height) of it, cut
 #: upright from the card warped whole at SUIT_PX_PER_MM. The corner index's rank and suit, and on most

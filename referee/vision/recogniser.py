@@ -348,7 +348,8 @@ class OnnxCardRecogniser:
         FACE_WEIGHT to the face. Same shape as `_read_outlines`."""
         if self.face is None or not readings:
             return readings
-        crops = [crop for _, _, quad, _ in readings for crop in (face_crop(image, quad), face_crop(image, turn_half_round(quad)))]
+        size = self.face.size  # cut at the size the model was trained at
+        crops = [crop for _, _, quad, _ in readings for crop in (face_crop(image, quad, size), face_crop(image, turn_half_round(quad), size))]
         rows = self.face.probabilities(crops)
         mixed = []
         for number, (_, _, quad, corner_cards) in enumerate(readings):

@@ -4,17 +4,17 @@ import pytest
 
 torch = pytest.importorskip("torch")
 
-from models.face_net import COURT_PICTURE, court_picture_swap  # noqa: E402
+from models.face_net import COURT_PICTURE, INPUT_SHAPE, court_picture_swap  # noqa: E402
 
 
 def test_court_cards_swap_pictures_and_keep_their_corners_while_pip_cards_stay_as_they_are():
-    batch = torch.rand(64, 3, 80, 56)
+    batch = torch.rand(64, 3, *INPUT_SHAPE)
     labels = torch.tensor([5 if number % 2 else 40 for number in range(64)])  # 5: a pip card, 40: a court card
     mixed = court_picture_swap([40], share=1.0)(batch, labels, torch.Generator().manual_seed(0))
     rows, columns = COURT_PICTURE
     courts, pips = labels == 40, labels == 5
     assert torch.equal(mixed[pips], batch[pips])
-    corners = torch.ones(80, 56, dtype=torch.bool)
+    corners = torch.ones(*INPUT_SHAPE, dtype=torch.bool)
     corners[rows, columns] = False
     assert torch.equal(mixed[courts][:, :, corners], batch[courts][:, :, corners])  # indices untouched
     pictures = mixed[courts][:, :, rows, columns]

@@ -155,9 +155,11 @@ def test_training_saves_its_checkpoints_where_polars_is_missing(monkeypatch, tmp
 
 
 @needs_ultralytics
-def test_the_face_pair_reads_the_mean_of_its_two_models(tmp_path):
-    """The shipped face classifier is two FaceNets in one ONNX file (`face_net.export_pair`): the runtime
-    loads it as one model and gets the mean of the two readings."""
+def test_the_face_mix_reads_the_weighted_mean_of_its_models_each_at_its_own_crop_size(tmp_path):
+    """The shipped face classifier is several FaceNets in one ONNX file (`face_net.export_mean`): the
+    runtime loads it as one model of FACE_SIZE and gets the weighted mean of the readings; a member trained
+    on smaller crops reads the crop shrunk as OpenCV's INTER_AREA shrinks it."""
+    import cv2
     import torch
 
     from models import data_gen, face_data, face_net
@@ -165,13 +167,28 @@ def test_the_face_pair_reads_the_mean_of_its_two_models(tmp_path):
 
     names = data_gen.class_names()
     torch.manual_seed(0)
-    first, second = face_net.build(len(names)).eval(), face_net.build(len(names)).eval()
-    target = face_net.export_pair(first, second, names, tmp_path / "pair.onnx")
+    large, small = face_net.build(len(names)).eval(), face_net.build(len(names)).eval()
+    target = face_net.export_mean([(large, face_net.INPUT_SHAPE, 3.0), (small, (80, 56), 1.0)], names, tmp_path / "mix.onnx")
     crops = [face_data.pile_view_sample(seed)[0] for seed in (4, 5)]
-    tensor = torch.from_numpy(np.stack([crop[:, :, ::-1].transpose(2, 0, 1) for crop in crops]).astype(np.float32) / 255)
+    assert crops[0].shape[:2] == face_net.INPUT_SHAPE
+
+    def tensor(images):
+        return torch.from_numpy(np.stack([image[:, :, ::-1].transpose(2, 0, 1) for image in images]).astype(np.float32) / 255)
+
+    shrunk = [cv2.resize(crop.astype(np.float32), (56, 80), interpolation=cv2.INTER_AREA) for crop in crops]
     with torch.no_grad():
-        readings = [torch.softmax(model(tensor), dim=1).numpy() for model in (first, second)]
+        readings = [torch.softmax(large(tensor(crops)), dim=1).numpy(), torch.softmax(small(tensor(shrunk)), dim=1).numpy()]
     onnx_output = FaceClassifier(target).probabilities(crops)
     assert onnx_output.shape == (2, 53)
-    assert np.abs(onnx_output - (readings[0] + readings[1]) / 2).max() <= 1e-4
+    assert np.abs(onnx_output - (0.75 * readings[0] + 0.25 * readings[1])).max() <= 1e-4
     assert np.abs(readings[0] - readings[1]).max() > 1e-3  # two different models, so the mean is not either one
+
+
+def test_an_area_matrix_shrinks_as_opencv_does():
+    import cv2
+
+    from models import face_net
+
+    image = np.random.default_rng(0).uniform(0, 1, (120, 84)).astype(np.float32)
+    shrunk = face_net.area_matrix(120, 80) @ image @ face_net.area_matrix(84, 56).T
+    assert np.abs(shrunk - cv2.resize(image, (56, 80), interpolation=cv2.INTER_AREA)).max() < 1e-5

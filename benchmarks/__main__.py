@@ -28,6 +28,7 @@ ORDER = (
     "referee_camera",
     "one_hand",
     "touch_order",
+    "racing_unseen_decks",
     "referee_steep",
     "clip_openings",
     "referee_unseen",

@@ -101,9 +101,10 @@ def export_mean(members: list[tuple[object, tuple[int, int], float]], names: lis
             self.weights = [weight / sum(weight for *_, weight in members) for *_, weight in members]
             self.shrunk = [tuple(shape) != INPUT_SHAPE for _, shape, _ in members]
             for number, (_, (height, width), _) in enumerate(members):
-                rows, columns = area_matrix(INPUT_SHAPE[0], height), area_matrix(INPUT_SHAPE[1], width)
-                self.register_buffer(f"rows{number}", torch.from_numpy(rows))
-                self.register_buffer(f"columns{number}", torch.from_numpy(columns.T.copy()))
+                if self.shrunk[number]:  # the input shrunk to this member's crop: rows @ x @ columns
+                    rows, columns = area_matrix(INPUT_SHAPE[0], height), area_matrix(INPUT_SHAPE[1], width)
+                    self.register_buffer(f"rows{number}", torch.from_numpy(rows))
+                    self.register_buffer(f"columns{number}", torch.from_numpy(columns.T.copy()))
 
         def forward(self, x):  # the log of the mean reading: the export's softmax gives the mean back
             mean = 0

@@ -415,6 +415,11 @@ class Translator:
         stock's doubts over it made a `KC` a `KS`)."""
         if top.suit is not None:
             return top
+        if sighting.card.rank != top.rank:
+            # matched to this stock through the landing reading's doubts (`_likely_owner`: a dondorf `JD`
+            # glimpsed landing as `QD`, the jack among its alternatives): the rank read on the stock, lying
+            # still, names the card, and the suit is the one the landing reading gives that rank
+            return _of_rank(top.rank, sighting.alternatives)
         if sighting.card.suit is not None:
             return sighting.card
         stock = self._stock_readings.get((player, slot))
@@ -746,3 +751,17 @@ def _one_of_its_rank(card: Card, candidates: list[str], state: EngineState) -> l
 
 def _stack_empty(sighting: LayoutRead) -> bool:
     return False
+
+
+def _of_rank(rank: str, alternatives: Sequence[tuple[Card, float]]) -> Card:
+    """The card of `rank` a reading's alternatives believe in: its suit when that suit holds at least
+    SUIT_BY_BOTH of what they give the rank, else the rank alone."""
+    suits: dict[str, float] = {}
+    for card, chance in alternatives:
+        if card.rank == rank and card.suit is not None:
+            suits[card.suit] = suits.get(card.suit, 0.0) + chance
+    if suits:
+        suit = max(suits, key=suits.get)
+        if suits[suit] >= SUIT_BY_BOTH * sum(suits.values()):
+            return Card(rank, suit)
+    return Card(rank, None)

@@ -51,3 +51,16 @@ def test_a_suit_read_on_the_card_landing_is_kept_when_its_stock_gave_none():
     stock = doubtful("K?", ("KS", 0.55), ("KC", 0.30))
     events, _, _ = referee([opening(stock), landing(("KC", 0.62), ("KS", 0.30))])
     assert plays(events)[0][2] == "KC"
+
+
+@pytest.mark.parametrize("alternatives, named", [
+    # the jack among the landing reading's doubts, its suit clear: that jack
+    ((("QD", 0.285), ("QH", 0.208), ("JD", 0.089), ("JH", 0.052)), "JD"),
+    # the jack's suits as likely as each other: the jack, by rank
+    ((("QD", 0.30), ("JD", 0.08), ("JH", 0.07)), "J?"),
+], ids=["suit_clear", "suit_torn"])
+def test_a_card_matched_to_a_rank_only_stock_top_through_its_doubts_takes_that_stock_s_rank(alternatives, named):
+    """A stock read `J?` seen losing its card, which lands read `QD` (a jack of a deck the models never saw):
+    the stock's rank, read while it lay still, names the card; the landing reading gives its suit."""
+    events, _, _ = referee([opening(card("J?")), landing(*alternatives)])
+    assert plays(events) == [("A", 0, named, "10D", True)]

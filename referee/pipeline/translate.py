@@ -412,13 +412,14 @@ class Translator:
         `QD` made `KD`). When neither reading named a suit (a court card of a deck the models never saw),
         the card gets the suit both believe in together, when that card holds at least SUIT_BY_BOTH of
         their joint belief; else the landing card stands as read (a suit it named included: filling in the
-        stock's doubts over it made a `KC` a `KS`)."""
+        stock's doubts over it made a `KC` a `KS`). A stock top named by rank alone that the landing card
+        was matched to through its doubts (another rank read) gives its rank (`_of_rank`)."""
         if top.suit is not None:
             return top
         if sighting.card.rank != top.rank:
-            # matched to this stock through the landing reading's doubts (`_likely_owner`: a dondorf `JD`
-            # glimpsed landing as `QD`, the jack among its alternatives): the rank read on the stock, lying
-            # still, names the card, and the suit is the one the landing reading gives that rank
+            # matched to this stock through the landing reading's doubts (`_likely_owner`, `_seen_leaving`: a
+            # dondorf `JD` glimpsed landing as `QD`, the jack among its alternatives): the rank read on the
+            # stock, lying still, names the card, and the suit is the one the landing reading gives that rank
             return _of_rank(top.rank, sighting.alternatives)
         if sighting.card.suit is not None:
             return sighting.card

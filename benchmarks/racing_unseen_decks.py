@@ -13,8 +13,7 @@ from __future__ import annotations
 import json
 import sys
 
-from benchmarks.referee_accuracy import run_game, summarise, variant_arguments, write_report
-from benchmarks.rendered import game_folder
+from benchmarks.referee_accuracy import refereed_games, summarise, variant_arguments, write_report
 from benchmarks.touch_order import by_gap, render
 
 #: (seed, fps, seconds, deck design): seeds never used while building the referee
@@ -24,11 +23,11 @@ GAMES = [(151, 30, 24.0, "hershey"), (152, 30, 24.0, "svg:dondorf"), (153, 60, 1
 
 def main() -> int:
     args = variant_arguments(__doc__, "racing_unseen_decks")
+    designs = {seed: design for seed, *_, design in GAMES}
     games = []
-    for seed, fps, seconds, design in GAMES:
-        with game_folder(args.keep, f"seed{seed}_{fps}fps_{seconds:g}s") as folder:
-            render(folder, seed, fps, seconds, design)
-            game = run_game(seed, fps, seconds, folder, args.models, use_labels=False)
+    for game in refereed_games([(seed, fps, seconds) for seed, fps, seconds, _ in GAMES],
+                               lambda folder, seed, fps, seconds: render(folder, seed, fps, seconds, designs[seed]),
+                               args.models, args.keep):
         games.append(game)
         print(json.dumps({key: game[key] for key in ("seed", "fps", "design", "true_card_events", "found", "extra", "all_right")}),
               flush=True)

@@ -431,12 +431,13 @@ def test_the_suit_reading_changes_only_a_court_card_s_suit_within_the_colour_rea
 def test_a_suit_reading_names_the_top_card_but_leaves_its_alternatives_as_read(recogniser, monkeypatch):
     """The referee matches a landing card against the players' stock tops among its alternatives: a suit
     classifier sure of the wrong suit must not drop the right one from them."""
-    view = pile_view(Card.parse("KD"), px_per_mm=3.0)
+    # (seed 1's view, which this test used until session 36, the 84x120 face pair reads so surely a diamond
+    # that the suit reading leaves it `K?`; every other view tried, two seeds, three decks, two scales, `KH`)
+    view = pile_view(Card.parse("KD"), px_per_mm=3.0, seed=2)
     plain = recogniser.read_top_card(view, px_per_mm=3.0)
     monkeypatch.setattr(recogniser, "suit", StandInSuits([0.01, 0.01, 0.97, 0.0, 0.01]))  # hearts, surely
     reading = recogniser.read_top_card(view, px_per_mm=3.0)
-    assert plain.card == Card.parse("KD")
-    assert reading.card in (Card.parse("KH"), Card("K", None))  # moved off the diamond (how far: the face's doubt)
+    assert plain.card == Card.parse("KD") and reading.card == Card.parse("KH")
     assert reading.alternatives == plain.alternatives
 
 

@@ -124,7 +124,12 @@ class TableColour:
     def plainly_bare(self, unlike_share: float) -> bool:
         """Nothing lies on a spot this much unlike the table, for sure: at most PLAINLY_BARE of it, on a table
         not card-coloured (PALE_TABLE_SHARE), where a face lying there would stand out."""
-        return self._pale <= PALE_TABLE_SHARE and unlike_share <= PLAINLY_BARE
+        return not self.hides_faces() and unlike_share <= PLAINLY_BARE
+
+    def hides_faces(self) -> bool:
+        """The table is card-coloured (more than PALE_TABLE_SHARE of it): a white cloth or a pale wood,
+        on which a card's face may look like the table itself."""
+        return self._pale > PALE_TABLE_SHARE
 
 
 def _smoothed(histogram: np.ndarray) -> np.ndarray:
@@ -155,9 +160,11 @@ def read_place(namer: TopCardNamer, crop: np.ndarray, spot: np.ndarray, table: T
     alternatives: tuple = ()
     there = unlike > PRESENCE_FRACTION  # something lies there, face up or down
     if hasattr(namer, "read_top_card"):  # a namer that also says what else the card could be
-        # a card taken away leaves its outline behind: with nothing there, there is nothing to read by it
-        # `whole_card` only when true: a namer that knows nothing of it reads as before
-        by_outline = {} if not there else {"outline": outline, "whole_card": True} if whole_card else {"outline": outline}
+        # a card taken away leaves its outline behind: with nothing there, there is nothing to read by it;
+        # but on a pale table a face may look bare, and the outline the tracker saw it land in is read first
+        # (else each card laid there is searched for). `whole_card` only when true: a namer that knows
+        # nothing of it reads as before
+        by_outline = {} if not (there or table.hides_faces()) else {"outline": outline, "whole_card": True} if whole_card else {"outline": outline}
         read = namer.read_top_card(crop, px_per_mm=px_per_mm, **by_outline)
         card, confidence, alternatives = read.card, read.confidence, tuple(read.alternatives)
     else:

@@ -119,12 +119,28 @@ def test_a_stock_slot_s_outline_goes_to_the_namer_as_a_whole_card_s(whole_card):
                          whole_card=whole_card)
     assert reading == Reading(None, True, 0.0)  # a face-down card
     assert namer.asked[0].get("whole_card", False) is whole_card and namer.asked[0]["outline"] is outline
-    # a bare spot: the card the outline was of is gone, and nothing is read by it (on a pale table, where
-    # only the namer can tell, it is read without the outline)
+    # a spot mostly bare (a fifth of it unlike the felt): the card the outline was of is gone, and nothing
+    # is read by it
+    mostly_bare = _felt((27, 82, 27), seed=4)
+    mostly_bare[:12] = (140, 60, 30)
+    read_place(namer, np.zeros((60, 60, 3), np.uint8), mostly_bare, table, 3.0, outline, whole_card=whole_card)
+    assert namer.asked[1] == {}
+
+
+@pytest.mark.parametrize("whole_card", [False, True])
+def test_on_a_pale_table_the_outline_goes_to_the_namer_though_the_spot_looks_bare(whole_card):
+    """On a white cloth a card's face looks like the table: whether anything lies there only the namer can
+    tell, and it reads the outline the tracker saw the card land in first (else every card laid on a pale
+    table is searched for, three times the model time)."""
     pale = TableColour()
     pale.learn([_felt((226, 228, 230), seed=1)])
-    read_place(namer, np.zeros((60, 60, 3), np.uint8), _felt((226, 228, 230), seed=4), pale, 3.0, outline, whole_card=whole_card)
-    assert namer.asked[1] == {}
+    assert pale.hides_faces()
+    namer = AskedNamer()
+    outline = np.array([[10, 10], [50, 10], [50, 55], [10, 55]], np.float32)
+    reading = read_place(namer, np.zeros((60, 60, 3), np.uint8), _felt((226, 228, 230), seed=4), pale, 3.0, outline,
+                         whole_card=whole_card)
+    assert reading == Reading(None, False, 0.0)
+    assert namer.asked[0]["outline"] is outline and namer.asked[0].get("whole_card", False) is whole_card
 
 
 class CountingNamer:

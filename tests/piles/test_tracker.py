@@ -491,10 +491,12 @@ def test_a_hand_whose_card_the_layout_read_as_the_top_did_lay_it():
 
 
 @pytest.mark.parametrize("turned, shift, fills", [(0.0, (0.0, 0.0), True), (4.0, (3.0, -2.0), True),
-                                                  (30.0, (0.0, 0.0), False), (0.0, (15.0, 0.0), False)])
+                                                  (0.0, (12.0, 0.0), True), (30.0, (0.0, 0.0), True),
+                                                  (30.0, (20.0, 0.0), False), (0.0, (20.0, 0.0), False)])
 def test_a_stock_outline_is_a_whole_card_s_only_where_it_covers_its_slot(turned, shift, fills):
     """A card just put down askew, or outlined in motion, may be outlined off the card: its outline showing
-    no face says nothing of a card's back there (recogniser.NO_FACE_BELOW)."""
+    no face says nothing of a card's back there (recogniser.NO_FACE_BELOW). A card left a centimetre from
+    the slot's middle, or turned in it, is still where a whole card lies."""
     slot = RectMM.around((200.0, 60.0), 63.0, 88.0)
     centre = (200.0 + shift[0], 60.0 + shift[1])
     corners = cv2.boxPoints((centre, (63.0, 88.0), turned))

@@ -55,6 +55,9 @@ SLAP_ERROR_S = 0.075
 #: taken back (`Translator._taken_back_to_stock`): when the other player lays a card on the pile at
 #: once, the pile never shows the card under it again, but the stock shows the card come back.
 TAKE_BACK_SECONDS = 3.0
+#: The card under a pile's top, shown again as the top is lifted back and read with the other suit of its
+#: colour, is still taken for it when the reading gives it at least this (`_shows_again`).
+UNDER_DOUBT_FLOOR = 0.05
 #: A card read this unsurely on one pile, as the same hand lays a card on the other pile within
 #: PASSING_SECONDS, and whose stock is not seen losing it, was the arm reaching across, not a play.
 PASSING_BELOW = 0.5
@@ -241,7 +244,7 @@ class Translator:
         """The pile shows again the card that lay under its top: the top was lifted off (a take-back),
         since a card already under a spit pile cannot be played a second time."""
         under, top = self._under[sighting.pile], state.pile_tops[sighting.pile]
-        if not under or under[-1] is None or top is None or not same_card(under[-1], sighting.card):
+        if not under or under[-1] is None or top is None or not _shows_again(under[-1], sighting):
             return None
         laid_by = next((player for _, player, pile, card in reversed(self._played) if pile == sighting.pile and card == top), None)
         if sighting.player is not None and laid_by is not None and sighting.player != laid_by:
@@ -685,6 +688,19 @@ class Translator:
             self._reread[(player, slot)] = (sighting.t, card)  # a misreading, or the top is on its way to a pile
             return [], None
         return [], None
+
+
+def _shows_again(under: Card, sighting: Arrival) -> bool:
+    """The card landing is `under`, the card the top covers, seen again: read as it, or as its rank with the
+    other suit of its colour while the reading still gives `under` at least UNDER_DOUBT_FLOOR (a club and a
+    spade are a few pixels of black apart in a camera's view: a `QS` read `QC` as it landed, then `QS` when
+    the `6D` laid on it was lifted back)."""
+    card = sighting.card
+    if same_card(under, card):
+        return True
+    return (under.suit is not None and card.suit is not None and card.rank == under.rank
+            and (card.suit in "HD") == (under.suit in "HD")
+            and any(other == under and p >= UNDER_DOUBT_FLOOR for other, p in sighting.alternatives))
 
 
 def _lost_its_top(sighting: StockSeen) -> bool:

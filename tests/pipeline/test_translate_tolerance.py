@@ -228,6 +228,28 @@ def test_a_pile_showing_again_the_card_under_its_top_is_a_take_back_not_a_play()
     assert Card.parse("5S") in [stock.top for stock in engine.state.players["A"].stocks]
 
 
+@pytest.mark.parametrize("shown_again, doubt, taken_back", [
+    ("QS", 0.10, True),   # the queen under, read again with the other black suit, the one it landed as in doubt
+    ("QS", 0.0, False),   # ... the one it landed as not in doubt at all: another card
+    ("QD", 0.10, False),  # ... read red: another card, whatever the doubts
+])
+def test_the_card_under_shown_again_with_the_other_suit_of_its_colour_is_a_take_back(shown_again, doubt, taken_back):
+    # seed 152 (a deck no model trained on): B's QS was read QC on its stock and as it landed; A laid a 6D
+    # on it and lifted it back, and the pile read QS: it had been taken for a card from A's stock whose
+    # turn-up was not seen
+    sightings = [layout_read((card("JS"), card("3D")), a="2S 4D 10D JC 6D", b="QC 8C 3H 9H AD"),
+                 arrival(1.0, 0, "B", "QC"), arrival(2.0, 0, "A", "6D"),
+                 Arrival(2.4, 72, 0, "A", Card.parse(shown_again), 0.01, 0.59,
+                         ((Card.parse(shown_again), 0.77),) + (((Card.parse("QC"), doubt),) if doubt else ()))]
+    events, _, engine = referee(sightings)
+    violations = [(e["player"], e["kind"]) for kind, e in events if kind == "violation"]
+    assert (violations == [("A", "take_back")]) is taken_back
+    assert (len(plays(events)) == 2) is taken_back
+    if taken_back:
+        assert engine.state.pile_tops[0] == Card.parse("QC")
+        assert Card.parse("6D") in [stock.top for stock in engine.state.players["A"].stocks]
+
+
 @pytest.mark.parametrize("hand, taken_back", [("B", True), ("A", False), (None, True)])
 def test_only_the_hand_that_laid_the_top_lifts_it_back(hand, taken_back):
     # B lays 10S on the JS; then the pile reads J?: B's hand lifted the 10S off; A's laid a jack from a stock

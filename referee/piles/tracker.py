@@ -337,7 +337,8 @@ class TableTracker:
         """The video has ended: a spit pile still waiting to settle, or to be read again, is judged on the
         last frame (a card laid in the last quarter second is still ruled, also while the hand that laid it
         is drawing back, clear of it; one that cannot be read is named by the card that left its player's
-        stock), and covered cards are named by what is known."""
+        stock), covered cards are named by what is known, and a lull it ends in takes the stock counts known
+        only as a least as they stand (`QuietTable.cut_short`)."""
         frame, sightings = self._last_frame, []
         if frame is None or self.last_view is None or not self.started:
             return []
@@ -359,7 +360,19 @@ class TableTracker:
             change = tracker.settle_now(self.last_view, frame.index, frame.t, self.last_cardlike)
             sightings.extend(self._interpret(place, change, frame))
         sightings.extend(self._name_covered(frame.t + RESOLVE_SECONDS + STOCK_WAIT_SECONDS))
+        sightings.extend(self._lull_ended(frame))  # the video ends in a lull
         return self.opening.keep(sightings)
+
+    def _lull_ended(self, frame: Frame) -> list[Sighting]:
+        """A quiet spell that ended before UNCOUNTED_SECONDS with no stock card moved: the video ends in it,
+        or the hands went from it to their spit cards (a stall; an arm reaching for them passes over the
+        stocks). The stocks stood as they were, and their counts known only as a least are taken as they
+        stand (`QuietTable.cut_short`)."""
+        since = self.quiet.cut_short()
+        if since is None:
+            return []
+        face_down = any(place.kind == "stock" and reading.face_down for place, reading in self.readings.items())
+        return [TableQuiet(since, frame.index, unturned=face_down, uncounted=True)]
 
     def _look_again_at_face_down_stocks(self, frame: Frame) -> list[Sighting]:
         """Stocks read as face down are read once more when the table goes quiet: a reading taken as a
@@ -413,8 +426,13 @@ class TableTracker:
             return self._look_again_at_face_down_stocks(frame) + [TableQuiet(self.quiet.since, frame.index)]
         if not busy:
             self._foresee_quiet(frame)
-        if self.quiet.unturned(frame.t) and any(place.kind == "stock" and reading.face_down for place, reading in self.readings.items()):
+        elif any(place.kind == "spit_stack" and tracker.visits for place, tracker in self.places.items()):
+            return self._lull_ended(frame)  # the hands went from a lull to their spit cards
+        face_down = any(place.kind == "stock" and reading.face_down for place, reading in self.readings.items())
+        if self.quiet.unturned(frame.t) and face_down:
             return [TableQuiet(self.quiet.since, frame.index, unturned=True)]
+        if self.quiet.uncounted(frame.t):
+            return [TableQuiet(self.quiet.since, frame.index, unturned=face_down, uncounted=True)]
         return []
 
     def _name_covered(self, now: float) -> list[Sighting]:

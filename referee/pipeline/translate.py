@@ -172,7 +172,7 @@ class Translator:
         if isinstance(sighting, TableQuiet):
             if state.phase is GamePhase.PLAYING:
                 return [StocksSettled(sighting.t, stalled_since=min(self._table_changed, sighting.t), frame=sighting.frame,
-                                      face_down_unturned=sighting.unturned)], None
+                                      face_down_unturned=sighting.unturned, uncounted_taken=sighting.uncounted)], None
             return [], None
         raise TypeError(f"not a sighting: {sighting!r}")
 

@@ -150,7 +150,10 @@ class RulesEngine(PlayRules):
             self._t = t
             self._events.extend(events)
             return events
-        self._t = observation.t
+        if events or not isinstance(observation, StocksSettled):
+            # a lull that rules nothing leaves the clock where play left it: a stall a longer lull shows is
+            # dated when play stopped (`_stall_event`), not when the first lull began
+            self._t = observation.t
         self._events.extend(events)
         return events
 

@@ -301,14 +301,16 @@ class StockSeenFaceDown(_StockSlot):
 @dataclass(frozen=True)
 class StocksSettled(_Observation):
     """Nobody has touched a stock for a while (a camera's observation): players who could still move a
-    card into an empty slot would have done so, so stock counts not known are taken as they stand.
-    `stalled_since`: when the table last changed before (the last card laid or stock card turned up): a
-    stall the settled stocks show came then. `face_down_unturned`: a stock top seen face down has stayed so
-    through the lull, though turning it up is always a move: it is a face-up card the camera cannot read,
-    and no longer holds a stall back."""
+    card into an empty slot would have done so, so stock counts not known are taken as they stand (only
+    once `uncounted_taken`: a long enough lull; before it, a stock counted only as a least may still hold a
+    card to move into an empty slot). `stalled_since`: when the table last changed before (the last card
+    laid or stock card turned up): a stall the settled stocks show came then. `face_down_unturned`: a stock
+    top seen face down has stayed so through the lull, though turning it up is always a move: it is a
+    face-up card the camera cannot read, and no longer holds a stall back."""
 
     stalled_since: float | None = None
     face_down_unturned: bool = False
+    uncounted_taken: bool = True
 
     def __post_init__(self) -> None:
         super().__post_init__()

@@ -276,11 +276,12 @@ class PlayRules:
         return [self._event(EventType.NOTICE, obs, message=note)] + self._check_stall(obs)
 
     def _stocks_settled(self: "RulesEngine", obs: StocksSettled) -> list[Event]:
-        """The stock rows have been left alone: counts not known are taken as they stand for now (a player
-        with a card to move into an empty slot would have moved it), and the stall is checked again."""
+        """The stock rows have been left alone: counts not known are taken as they stand for now, once the
+        lull is long enough (`uncounted_taken`: a player with a card to move into an empty slot would have
+        moved it), and the stall is checked again."""
         if self._phase not in _IN_ROUND:
             return []
-        return self._check_stall(obs, as_counted=True, face_down_unturned=obs.face_down_unturned)
+        return self._check_stall(obs, as_counted=obs.uncounted_taken, face_down_unturned=obs.face_down_unturned)
 
     def _stock_seen_face_down(self: "RulesEngine", obs: StockSeenFaceDown) -> list[Event]:
         """The camera sees a face-down card on a slot the engine counted empty (a clip that began mid-game

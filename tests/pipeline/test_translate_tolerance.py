@@ -302,13 +302,17 @@ def test_spits_that_leave_play_stalled_are_followed_by_spits_not_plays():
 @pytest.mark.parametrize("left_behind, stalled", [(EMPTY, True), (BACK, False)])
 def test_a_clip_begun_mid_game_calls_the_stall_once_the_stocks_are_left_alone(left_behind, stalled):
     # how many cards lie under each stock top is not seen: while a player might still move a card into the
-    # empty slot the referee waits; once the table is quiet it calls the stall the stocks as seen allow
+    # empty slot the referee waits, through a short lull too (a player may think a second before moving it);
+    # once the table has been quiet UNCOUNTED_SECONDS it calls the stall the stocks as seen allow, dated when
+    # the table last changed
     opening = layout_read((card("9H"), card("4D")), a="KS JS QC 6S 3C", b="AD JH 7D 6C KC")
     sightings = [opening, StockSeen(0.8, 24, "A", 4, left_behind, card("3C"), True), arrival(1.0, 1, "A", "3C")]
     events, _, _ = referee(sightings)
     assert plays(events) == [("A", 1, "3C", "4D", True)] and "stall" not in [kind for kind, _ in events]
-    events, _, _ = referee(sightings + [TableQuiet(1.3, 39)])
-    assert ("stall" in [kind for kind, _ in events]) is stalled
+    events, _, _ = referee(sightings + [TableQuiet(1.3, 51)])
+    assert "stall" not in [kind for kind, _ in events]
+    events, _, _ = referee(sightings + [TableQuiet(1.3, 51), TableQuiet(1.3, 99, uncounted=True)])
+    assert [e.t for kind, e in events if kind == "stall"] == ([1.0] if stalled else [])
 
 
 #: A's QS stock seen again before A's card lands: bare, or the queen lying there read without its suit
@@ -442,14 +446,14 @@ def test_a_court_card_read_with_another_suit_is_the_players_one_stock_top_of_its
 
 
 def test_a_stall_seen_once_the_stocks_are_left_alone_is_dated_when_play_stopped():
-    # A's 3C on the 4D leaves nothing to play; the referee knows only once the stocks are left alone
-    # (A could still move a card into the slot the 3C left), but the stall came with the 3C
+    # A's 3C on the 4D leaves nothing to play; the referee knows only once the stocks are left alone long
+    # enough (A could still move a card into the slot the 3C left), but the stall came with the 3C
     opening = layout_read((card("9H"), card("4D")), a="KS JS QC 6S 3C", b="AD JH 7D 6C KC")
     sightings = [opening, StockSeen(0.8, 24, "A", 4, EMPTY, card("3C"), True), arrival(1.0, 1, "A", "3C"),
-                 TableQuiet(1.3, 39)]
+                 TableQuiet(1.3, 39), TableQuiet(1.3, 99, uncounted=True)]
     events, _, _ = referee(sightings)
     (stall,) = [e for kind, e in events if kind == "stall"]
-    assert stall.t == 1.0 and stall.frame == 39
+    assert stall.t == 1.0 and stall.frame == 99
     assert [e.t for _, e in events if hasattr(e, "t")] == sorted(e.t for _, e in events if hasattr(e, "t"))
 
 

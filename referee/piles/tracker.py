@@ -371,8 +371,10 @@ class TableTracker:
         since = self.quiet.cut_short()
         if since is None:
             return []
-        face_down = any(place.kind == "stock" and reading.face_down for place, reading in self.readings.items())
-        return [TableQuiet(since, frame.index, unturned=face_down, uncounted=True)]
+        return [TableQuiet(since, frame.index, unturned=self._a_stock_face_down(), uncounted=True)]
+
+    def _a_stock_face_down(self) -> bool:
+        return any(place.kind == "stock" and reading.face_down for place, reading in self.readings.items())
 
     def _look_again_at_face_down_stocks(self, frame: Frame) -> list[Sighting]:
         """Stocks read as face down are read once more when the table goes quiet: a reading taken as a
@@ -428,11 +430,10 @@ class TableTracker:
             self._foresee_quiet(frame)
         elif any(place.kind == "spit_stack" and tracker.visits for place, tracker in self.places.items()):
             return self._lull_ended(frame)  # the hands went from a lull to their spit cards
-        face_down = any(place.kind == "stock" and reading.face_down for place, reading in self.readings.items())
-        if self.quiet.unturned(frame.t) and face_down:
+        if self.quiet.unturned(frame.t) and self._a_stock_face_down():
             return [TableQuiet(self.quiet.since, frame.index, unturned=True)]
         if self.quiet.uncounted(frame.t):
-            return [TableQuiet(self.quiet.since, frame.index, unturned=face_down, uncounted=True)]
+            return [TableQuiet(self.quiet.since, frame.index, unturned=self._a_stock_face_down(), uncounted=True)]
         return []
 
     def _name_covered(self, now: float) -> list[Sighting]:

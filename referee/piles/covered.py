@@ -14,8 +14,9 @@ arguments.
 
 from __future__ import annotations
 
+import operator
 from dataclasses import replace
-from typing import NamedTuple
+from typing import Callable, NamedTuple
 
 from referee.piles.sightings import Arrival, PileTouched
 from referee.rules.cards import Card
@@ -31,6 +32,9 @@ STOCK_WAIT_SECONDS = 3.0
 PASSING_SECONDS = 0.35
 #: How long (s) a card gone from a stock, or a card seen laid, is remembered for naming covered cards.
 MEMORY_SECONDS = 3.0
+#: A card seen laid this long (s) before the hand came to a stock may still be the card taken from it
+#: (the two times are estimated apart: a touch below the frame period, the hand's first sample there).
+LAID_BEFORE_TAKEN_S = 0.1
 
 
 class Departure(NamedTuple):
@@ -85,9 +89,10 @@ class CoveredCards:
     def left_stock(self, player: str, settled: float, card: Card, came: float) -> None:
         self.departures.append(Departure(player, settled, card, came))
 
-    def left_stock_by(self, card: Card) -> set[str]:
-        """Players from whose stock `card` recently left."""
-        return {departure.player for departure in self.departures if departure.card == card}
+    def left_stock_by(self, card: Card, alike: Callable[[Card, Card], bool] = operator.eq) -> set[str]:
+        """Players from whose stock `card` recently left: a card there `alike` it (by default the same card,
+        suit and all; `same_card`: the same where both suits were read)."""
+        return {departure.player for departure in self.departures if departure.card is not None and alike(departure.card, card)}
 
     def cover(self, arrival: Arrival, now: float) -> None:
         """`arrival` lies under another card (or could not be named): its stock is to name it."""
@@ -112,9 +117,10 @@ class CoveredCards:
         out: list[Arrival | PileTouched] = []
         named_tops: dict[int, Card] = {}
         keep: list[Covered] = []
-        # a card that left a player's stock and was seen landing from that player's hand is explained
-        explained = {(laid.player, laid.card) for laid in self.laid}
-        self.departures = [d for d in self.departures if (d.player, d.card) not in explained]
+        # a card that left a player's stock and was seen landing from that player's hand is explained (a
+        # card laid before the hand came to take it is another: the spit `K?` does not explain a `K?` gone later)
+        self.departures = [d for d in self.departures if not any(
+            (laid.player, laid.card) == (d.player, d.card) and laid.t >= d.came - LAID_BEFORE_TAKEN_S for laid in self.laid)]
         for arrival, deadline in self.unnamed:
             if self._passing(arrival):
                 continue

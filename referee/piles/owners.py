@@ -8,12 +8,14 @@ pixels and keep no state.
 
 from __future__ import annotations
 
+import operator
 from dataclasses import replace
-from typing import Mapping, Sequence
+from typing import Callable, Iterable, Mapping, Sequence
 
 from referee.piles.hands import PLAYERS
 from referee.piles.places import PlaceChange, PlaceTracker, Visit
 from referee.piles.zones import Place
+from referee.rules.cards import Card, same_card
 
 #: One hand cannot lay two cards on one pile this close (s): two touches are one card.
 SAME_HAND_SECONDS = 0.3
@@ -63,6 +65,21 @@ def _found_again(earlier: Visit, later: Visit) -> bool:
 def _snapshot_of(visit: Visit) -> dict:
     """A visit's snapshot with what goes with it (where its top lay, its naming)."""
     return {"snapshot": visit.snapshot, "snapshot_outline": visit.snapshot_outline, "snapshot_named": visit.snapshot_named}
+
+
+def stock_holders(card: Card, stock_tops: Iterable[tuple[str, Card]],
+                  left_stock_by: Callable[[Card, Callable[[Card, Card], bool]], set[str]]) -> set[str]:
+    """Players from whose stock `card` came: it lies on top of one of their stocks (`stock_tops`: (player,
+    card read there)), or was lately seen leaving one (`left_stock_by(card, alike)`). Read there as it was
+    read landing; else, where none was, by its rank with a suit read on one side only (`same_card`): a
+    court card of a deck the models never saw is often named by its rank alone, a `K?` on the stock and a
+    `KC` landing, and its stock still tells which hand laid it."""
+    tops = list(stock_tops)
+    for alike in (operator.eq, same_card):
+        holders = {player for player, top in tops if alike(top, card)} | left_stock_by(card, alike)
+        if holders:
+            return holders
+    return set()
 
 
 def who_laid_top(visits: Sequence[Visit], frames_holding: Sequence[int], *, holders: set[str],

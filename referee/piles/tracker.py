@@ -33,7 +33,7 @@ from referee.piles.covered import RESOLVE_SECONDS, STOCK_WAIT_SECONDS, CoveredCa
 from referee.piles.hands import PLAYERS, HandTracker
 from referee.piles.layout_fit import MOVE_MM, fit_layout
 from referee.piles.opening import Opening
-from referee.piles.owners import joint_owners, one_per_hand, reaching_on, unseen_joint_owner, who_laid_top
+from referee.piles.owners import joint_owners, one_per_hand, reaching_on, stock_holders, unseen_joint_owner, who_laid_top
 from referee.piles.places import APPROACH_MARGIN_MM, SETTLE_FRAMES, PlaceChange, PlaceTracker, Visit
 from referee.piles.quiet import QUIET_SECONDS, QuietTable
 from referee.piles.reading import MIN_CONFIDENCE, Reading, TableColour, TopCardNamer, card_coloured, card_gone, namer_at, read_place
@@ -632,9 +632,8 @@ class TableTracker:
             # a card appeared with no hand seen (the hand hidden, or frames dropped): time it by the settle
             return [Arrival(change.t - 3 * self.period, change.frame, place.index, None, reading.card,
                             3 * self.period, reading.confidence, reading.alternatives)]
-        holders = {slot.player for slot, read in self.readings.items()
-                   if slot.kind == "stock" and read.card is not None and read.card == reading.card}
-        holders |= self.covered.left_stock_by(reading.card)
+        holders = stock_holders(reading.card, [(slot.player, read.card) for slot, read in self.readings.items()
+                                               if slot.kind == "stock" and read.card is not None], self.covered.left_stock_by)
         holding = [self.places[place].frames_holding(visit, change.footprint) for visit in visits]
         passing = reaching_on(visits, self._touches_at(1 - place.index))
         owner = who_laid_top(visits, holding, holders=holders, joint_owner=owner_player, sure=reading.confidence, reached_on=passing)

@@ -4,7 +4,7 @@ import pytest
 
 from referee.piles.covered import PASSING_SECONDS, RESOLVE_SECONDS, STOCK_WAIT_SECONDS, CoveredCards
 from referee.piles.sightings import Arrival, PileTouched
-from referee.rules.cards import Card
+from referee.rules.cards import Card, same_card
 
 TEN, JACK, FIVE = Card.parse("10H"), Card.parse("JH"), Card.parse("5S")
 CALM = dict(pile_tops=(None, None), piles_busy=set(), stocks_busy=set())
@@ -134,3 +134,25 @@ def test_a_card_seen_landing_from_its_players_hand_names_no_covered_card():
     assert covered.left_stock_by(TEN) == set()
     out, _ = name(covered, now=2.1 + RESOLVE_SECONDS)
     assert out == [PileTouched(2.0, 60, 1, "B", 0.005)]   # no card named: only the hand's touch is known
+
+
+@pytest.mark.parametrize("laid_at, explained", [
+    (1.0, True),    # laid after the hand came to the stock (0.9): that card
+    (0.85, True),   # a touch timed a little before the hand's first sample there (LAID_BEFORE_TAKEN_S)
+    (0.5, False),   # laid before the hand came for it: another card of that name (a spit `K?`, then a stock's `K?`)
+])
+def test_a_card_laid_before_the_hand_came_to_the_stock_explains_no_departure(laid_at, explained):
+    king = Card.parse("K?")
+    covered = CoveredCards()
+    covered.top_laid(covered_arrival("A", t=laid_at, pile=1, card=king))
+    covered.left_stock("A", 1.3, king, 0.9)
+    name(covered, now=1.3)
+    assert covered.left_stock_by(king) == (set() if explained else {"A"})
+
+
+def test_a_card_left_a_stock_read_by_its_rank_alone_is_found_loosely_only():
+    covered = CoveredCards()
+    covered.left_stock("A", 1.3, Card.parse("K?"), 0.9)
+    assert covered.left_stock_by(Card.parse("KC")) == set()
+    assert covered.left_stock_by(Card.parse("KC"), same_card) == {"A"}
+    assert covered.left_stock_by(Card.parse("QC"), same_card) == set()

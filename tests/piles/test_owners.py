@@ -6,10 +6,12 @@ import numpy as np
 import pytest
 
 from referee.piles.owners import (FOUND_AGAIN_SECONDS, JOINT_HOLDER_SURE, JOINT_SECONDS, REACHING_ON_SECONDS, SAME_HAND_SECONDS,
-                                   joint_owners, one_per_hand, reaching_on, unseen_joint_owner, who_laid_top)
+                                   joint_owners, one_per_hand, reaching_on, stock_holders, unseen_joint_owner,
+                                   who_laid_top)
 from referee.piles.places import APPROACH_MARGIN_MM, PlaceChange, PlaceTracker, Visit
 from referee.piles.touch import TouchEstimate
 from referee.piles.zones import Place, all_places
+from referee.rules.cards import Card
 from referee.table.layout import TableLayout
 
 FPS = 30
@@ -197,3 +199,24 @@ def test_a_card_laid_at_once_with_the_other_is_its_unseen_hand_s(touches, unseen
 
 def test_without_a_joint_owner_nobody_is_unseen():
     assert unseen_joint_owner([_visit("A", 1.0)], None) is None
+
+
+def _left_stock(departures: list[tuple[str, str]]):
+    def left_stock_by(card, alike):
+        return {player for player, gone in departures if alike(Card.parse(gone), card)}
+    return left_stock_by
+
+
+@pytest.mark.parametrize("tops, departures, landed, holders", [
+    ([("A", "KC")], [], "KC", {"A"}),                    # read alike on the stock and landing
+    ([("A", "K?")], [], "KC", {"A"}),                    # a king read by its rank on the stock, with its suit landing
+    ([("A", "KC")], [], "K?", {"A"}),                    # ... or the other way round
+    ([("A", "K?"), ("B", "KC")], [], "KC", {"B"}),       # a card read alike is surer than one read by its rank
+    ([("A", "KS")], [], "KC", set()),                    # another king
+    ([("A", "Q?")], [], "KC", set()),                    # another rank
+    ([], [("A", "K?")], "KC", {"A"}),                    # seen leaving A's stock as a king
+    ([("B", "K?")], [("A", "KC")], "KC", {"A"}),         # seen leaving A's stock as that very card
+])
+def test_the_stock_a_card_came_from_is_the_one_that_showed_it_with_its_suit_where_one_did(tops, departures, landed, holders):
+    stock_tops = [(player, Card.parse(card)) for player, card in tops]
+    assert stock_holders(Card.parse(landed), stock_tops, _left_stock(departures)) == holders

@@ -15,6 +15,7 @@ import cv2
 import numpy as np
 
 from referee.errors import CalibrationError
+from referee.table.layout import CARD_WIDTH_MM
 
 
 class TableToImage(Protocol):
@@ -58,6 +59,12 @@ class RectMM:
 #: by a few mm; so it is off (infinity) by default. Lower it (e.g. 1.3) for very noisy cameras.
 ANTI_ALIAS_RATIO = float("inf")
 
+
+#: A calibration that shows an edge of the play area at fewer camera pixels per mm than this (a card
+#: under 13 px wide, the 800 mm play area under 160 px) is refused: nothing could be read there, and the
+#: referee would rule nothing and say nothing. It is most often a calibration made for another camera or
+#: setup. (The built-in demo's clip, 0.45 px per mm at its far edge, is refereed right throughout.)
+MIN_CAMERA_PX_PER_MM = 0.2
 
 #: Maps are worked out exactly every this many pixels each way and interpolated in between: the
 #: camera's perspective and lens bend them smoothly (off by under 0.01 px at the referee's crops), and
@@ -148,6 +155,13 @@ class TableView:
             raise CalibrationError(
                 f"calibration puts the play area at {np.round(corners).astype(int).tolist()} px, far outside the "
                 f"{width}x{height} video: the calibration is for another camera or setup; recalibrate on this video")
+        edges_mm = np.array([self.area_mm[0], self.area_mm[1], self.area_mm[0], self.area_mm[1]])
+        px_per_mm = float(np.min(np.linalg.norm(np.roll(corners, -1, axis=0) - corners, axis=1) / edges_mm))
+        if px_per_mm < MIN_CAMERA_PX_PER_MM:
+            raise CalibrationError(
+                f"calibration puts the play area at {np.round(corners).astype(int).tolist()} px, {px_per_mm:.2f} px per mm "
+                f"at its smallest edge: a card would be about {px_per_mm * CARD_WIDTH_MM:.0f} px wide, too small to read; the "
+                f"calibration is for another camera or setup, or the camera is too far: recalibrate on this video")
 
     def table_to_image(self, points_mm: np.ndarray) -> np.ndarray:
         try:

@@ -78,6 +78,7 @@ def _corners() -> str:
 @pytest.mark.parametrize("content, error, message", [
     ('{"play_area_corners_px": [[0, 0], [10, 0], [10, 10]]}', CalibrationError, "4"),
     ('{"play_area_corners_px": [[-5000, -5000], [-4000, -5000], [-4000, -4000], [-5000, -4000]]}', CalibrationError, "outside"),
+    ('{"play_area_corners_px": [[0, 0], [10, 0], [10, 10], [0, 10]]}', CalibrationError, "too small to read"),
     ("not: [valid", CalibrationError, "YAML"),
     ('{"something": 1}', CalibrationError, "play_area_corners_px"),
     (None, InputFileError, "not found"),

@@ -31,7 +31,7 @@ class Frame:
 
 
 #: Kinds of notice a source can raise.
-NOTICE_KINDS = ("dropped", "stall", "truncated", "skipped", "ended", "reconnect", "camera_moved")
+NOTICE_KINDS = ("dropped", "stall", "truncated", "skipped", "ended", "reconnect", "camera_moved", "calibration_off")
 
 
 @dataclass(frozen=True, slots=True)

@@ -80,10 +80,10 @@ def run(args: argparse.Namespace) -> int:
         while frame is not None:
             fresh = source.notices[seen_notices:]
             seen_notices = len(source.notices)
-            moved = drift_watch.check(frame)
-            if moved is not None:
-                print(f"warning: {moved.message}", file=sys.stderr)
-                fresh = [*fresh, moved]
+            markers = drift_watch.check(frame)  # a calibration for another setup, or the camera knocked
+            if markers is not None:
+                print(f"warning: {markers.message}", file=sys.stderr)
+                fresh = [*fresh, markers]
             session.process(frame, fresh)
             count += 1
             if args.seconds is not None and time.monotonic() - started >= args.seconds:

@@ -1,4 +1,5 @@
-"""Re-checking the calibration markers during a live game, so a knocked camera is said, not silently misjudged."""
+"""Checking the calibration markers as a game is refereed, so a calibration made for another setup, or a
+camera knocked during play, is said, not silently misjudged."""
 
 from __future__ import annotations
 
@@ -8,6 +9,11 @@ from referee.capture.frames import Frame, Notice
 #: Seconds of play between two marker checks. A check costs 50-80 ms at 720p, so every 5 s is under
 #: 2% of the frame budget; raising it saves time but notices a moved camera later.
 CHECK_EVERY_SECONDS = 5.0
+#: Markers seen this far (mm) from where the calibration puts them at the first check: the calibration is
+#: not this video's (made for another camera or setup, or its corners given in another order). The fit's
+#: own error leaves them 0.4-4 mm off on rendered games, tilted cameras and blurred ones included; at this
+#: distance every card is misplaced by a third of its width.
+CALIBRATION_OFF_MM = 20.0
 
 
 class DriftWatch:
@@ -33,6 +39,12 @@ class DriftWatch:
         if self._baseline_mm is None:
             first = check_drift(frame.image, self.calibration, threshold_mm=float("inf"))
             self._baseline_mm = first.max_shift_mm or 0.0 if first.max_shift_mm is not None else None
+            if first.max_shift_mm is not None and first.max_shift_mm > CALIBRATION_OFF_MM:
+                marker = max(first.shifts_mm, key=first.shifts_mm.get)
+                return Notice("calibration_off", frame.t, frame.index,
+                              f"the calibration does not fit this video: marker {marker} is seen {first.max_shift_mm:.0f} mm "
+                              "from where it puts it, so every card will be misplaced; run `referee calibrate` on this "
+                              "video's frames (`--video`) and referee again")
             return None
         report = check_drift(frame.image, self.calibration, threshold_mm=self._baseline_mm + self.threshold_mm)
         if report.status is DriftStatus.MOVED and not self._moved:

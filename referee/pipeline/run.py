@@ -15,6 +15,7 @@ from referee.capture.frames import Frame
 from referee.capture.video_file import VideoFileSource
 from referee.pipeline.ahead import ahead
 from referee.pipeline.calibration_input import load_calibration
+from referee.pipeline.drift_watch import DriftWatch
 from referee.pipeline.session import RefereeSession
 from referee.piles.reading import TopCardNamer
 from referee.piles.table_view import TableView
@@ -87,7 +88,12 @@ def opencv_threads(count: int) -> Iterator[None]:
         cv2.setNumThreads(before)
 
 
+def _warning_to_stderr(message: str) -> None:
+    print(f"warning: {message}", file=sys.stderr)
+
+
 def _replay(video, calibration_path, events_path, *, namer, models, progress, on_frame, warn) -> ReplayResult:
+    warn = warn if warn is not None else _warning_to_stderr
     source = VideoFileSource(video, warn=warn)
     calibration = load_calibration(calibration_path, image_size=(source.width, source.height), fps=source.fps)
     namer = namer if namer is not None else load_namer(models)
@@ -96,6 +102,10 @@ def _replay(video, calibration_path, events_path, *, namer, models, progress, on
     seen_notices = 0
     session = build_session(calibration, fps=source.fps, image_size=(source.width, source.height), namer=namer,
                             writer=None, on_frame=on_frame)
+    # the markers, looked at every few seconds of video: a calibration made for another setup, or the camera
+    # knocked during the recording, is said (on stderr and in the log), not silently misjudged
+    markers = DriftWatch(calibration)
+    said: list = []
     with EventLogWriter(str(events_path)) as writer:
         session.writer = writer
         count = 0
@@ -105,6 +115,11 @@ def _replay(video, calibration_path, events_path, *, namer, models, progress, on
         for frame, look, notices_by_then in ahead(seen_ahead):
             fresh = source.notices[seen_notices:notices_by_then]
             seen_notices = notices_by_then
+            off = markers.check(frame)
+            if off is not None:
+                warn(off.message)
+                said.append(off)
+                fresh = [*fresh, off]
             session.process(frame, fresh, look)
             count += 1
             last_t = frame.t
@@ -114,7 +129,7 @@ def _replay(video, calibration_path, events_path, *, namer, models, progress, on
             session._hold(notice.t, notice)
         session.finish()
     elapsed = time.perf_counter() - started
-    return ReplayResult(count, session.stats.events, last_t + 1.0 / source.fps, elapsed, list(source.notices), session)
+    return ReplayResult(count, session.stats.events, last_t + 1.0 / source.fps, elapsed, sorted(source.notices + said, key=lambda n: n.t), session)
 
 
 def progress_bar(stream=sys.stderr) -> Callable[[int, int], None]:

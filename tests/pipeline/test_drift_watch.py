@@ -45,3 +45,11 @@ def test_checks_are_spaced_by_frame_time(first_frame_and_calibration):
     assert watch.check(Frame(0, 0.0, image)) is None
     assert watch.check(Frame(30, 1.0, _shifted(image, 25, 12))) is None  # not checked yet
     assert watch.check(Frame(160, 5.3, _shifted(image, 25, 12))) is not None
+
+
+def test_a_calibration_made_for_another_setup_is_said_at_the_first_check(first_frame_and_calibration):
+    image, calibration = first_frame_and_calibration
+    watch = DriftWatch(calibration, every=1.0)
+    notice = watch.check(Frame(0, 0.0, _shifted(image, 25, 12)))
+    assert notice is not None and notice.kind == "calibration_off" and "referee calibrate" in notice.message
+    assert watch.check(Frame(40, 1.4, _shifted(image, 25, 12))) is None  # said once; the camera has not moved since

@@ -96,3 +96,26 @@ def test_a_bad_calibration_is_a_clear_error_and_no_log_is_started(game, tmp_path
 def test_a_missing_video_is_a_clear_error(tmp_path):
     with pytest.raises(VideoError, match="not found"):
         replay(tmp_path / "none.mp4", tmp_path / "cal.yaml", tmp_path / "events.jsonl", namer=ColourNamer())
+
+
+@pytest.mark.parametrize("shift_px, said", [((0, 0), False), ((25, 12), True)])
+def test_a_calibration_made_for_another_setup_is_said_once_and_the_game_still_refereed(tmp_path, shift_px, said):
+    """The markers in the video say where the play area lies: a calibration 25 px off (about 50 mm in the
+    built-in clip) is said on the warning stream and in the log, and the game is refereed all the same."""
+    from referee.demo import CLIP
+    from referee.pipeline.calibration_input import load_calibration
+    from referee.pipeline.label_namer import LabelNamer
+
+    data = json.loads((CLIP / "corners.json").read_text())
+    data["play_area_corners_px"] = [[x + shift_px[0], y + shift_px[1]] for x, y in data["play_area_corners_px"]]
+    calibration = tmp_path / "corners.json"
+    calibration.write_text(json.dumps(data))
+    namer = LabelNamer(CLIP / "labels.json.gz", load_calibration(CLIP / "corners.json", image_size=(960, 540)))
+    warnings: list[str] = []
+    replay(CLIP / "video.mp4", calibration, tmp_path / "events.jsonl", namer=namer, warn=warnings.append)
+    events = read_event_log(str(tmp_path / "events.jsonl"))
+    off = [e for e in events if e.type is EventType.NOTICE and e.get("kind") == "calibration_off"]
+    assert [e.frame for e in off] == ([0] if said else [])
+    assert warnings == [e["message"] for e in off]
+    assert not [e for e in events if e.get("kind") == "camera_moved"]
+    assert [e for e in events if e.type is EventType.PLAY]

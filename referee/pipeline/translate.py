@@ -47,6 +47,10 @@ MOVE_SECONDS = 1.0
 #: A card landing whose reading fits more than one stock top waits this long (s, of the video) for the
 #: stocks to show which of them lost its top: a stock is seen again once the hand has left it.
 STOCK_AHEAD_SECONDS = 0.6
+#: ... and a stock the hand reached no later than this (s) after the card landed may have given it (the
+#: hand's first moment at the stock is a frame's sample, the landing a touch below the frame period; the
+#: card then travels 0.16 s or more to the pile).
+REACHED_AFTER_LANDING_S = 0.05
 #: How far off (s, about one standard error) a slap's time is at least, whatever its fit says: a slap's
 #: last centimetres are straight down, which a camera above barely sees. Measured on 16 slaps of the
 #: rendered benchmarks (session 15): -100 to +224 ms off, 74 ms median, where the fit claimed about 7.
@@ -500,10 +504,14 @@ class Translator:
 
     def _departures(self, sighting: Arrival | PileTouched, coming: Sequence[Sighting]) -> list[tuple[tuple[str, int], Card]]:
         """Stock tops seen leaving their slot, ((player, slot), card), from STOCK_LEFT_SECONDS before the
-        card landed to STOCK_AHEAD_SECONDS after (those after from the sightings still to be ruled)."""
+        card landed to STOCK_AHEAD_SECONDS after (those after from the sightings still to be ruled, where
+        the hand reached the stock before the card landed: a stock is seen again only once the hand has left
+        it, but a card cannot leave a stock the hand came to after it landed: that is the player's next card,
+        fetched after a spit)."""
         left = [(key, card) for key, (t, card) in self._left.items() if sighting.t - STOCK_LEFT_SECONDS <= t <= sighting.t]
         return left + [((seen.player, seen.slot), seen.previous.card) for seen in coming
-                       if isinstance(seen, StockSeen) and seen.t <= sighting.t + STOCK_AHEAD_SECONDS and _lost_its_top(seen)]
+                       if isinstance(seen, StockSeen) and seen.t <= sighting.t + STOCK_AHEAD_SECONDS and _lost_its_top(seen)
+                       and (seen.reached_at is None or seen.reached_at <= sighting.t + REACHED_AFTER_LANDING_S)]
 
     def _seen_leaving(self, sighting: Arrival, state: EngineState, coming: Sequence[Sighting]) -> tuple[str, int] | None:
         """When the reading fits several stock tops, the likeliest of those seen leaving their stock

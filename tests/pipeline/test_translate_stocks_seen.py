@@ -251,10 +251,13 @@ def spits_together(first=2.0):
     ([], [("stall", None, None), ("spit", "A", "5C"), ("spit", "B", "JH")]),
     # A's 5S was seen leaving its stock: plays, not spits (the JH B's JC, which the reader allowed)
     ([StockSeen(2.3, 69, "A", 0, BACK, card("5S"), True)], [("play", "A", "5S"), ("play", "B", "JC")]),
+    # ... but A's hand came to that stock only after the card landed: its next card, fetched after the spit
+    ([StockSeen(2.3, 69, "A", 0, BACK, card("5S"), True, reached_at=2.15)],
+     [("stall", None, None), ("spit", "A", "5C"), ("spit", "B", "JH")]),
     # a card laid half a second before: no lull, no stall to infer
     ([Arrival(1.5, 45, 0, "B", Card.parse("QD"), 0.01, confidence=0.95, alternatives=((Card.parse("QD"), 0.95),))],
      [("play", "B", "QD"), ("play", "A", "5S"), ("play", "B", "JC")]),
-], ids=["no_stock_left", "stock_left", "no_lull"])
+], ids=["no_stock_left", "stock_left", "stock_left_after", "no_lull"])
 def test_two_cards_laid_at_once_after_a_lull_that_left_no_stock_are_the_spits_after_a_stall_the_reader_missed(extra, expected):
     opening = layout_read((card("JD"), card("3H")), **STALLED_UNSEEN)
     turned_up = StockSeen(0.6, 18, "B", 4, card("QD"), BACK, True)

@@ -32,9 +32,11 @@ STOCK_WAIT_SECONDS = 3.0
 PASSING_SECONDS = 0.35
 #: How long (s) a card gone from a stock, or a card seen laid, is remembered for naming covered cards.
 MEMORY_SECONDS = 3.0
-#: A card seen laid this long (s) before the hand came to a stock may still be the card taken from it
-#: (the two times are estimated apart: a touch below the frame period, the hand's first sample there).
-LAID_BEFORE_TAKEN_S = 0.1
+#: A card cannot leave a stock the hand came to after the card landed (that is the player's next card): a
+#: card laid up to this long (s) before the hand's first moment at a stock may still be the one taken from
+#: it, the two times being estimated apart (a touch below the frame period, the hand's first sample there).
+#: Used here (a card seen laid explains only a later departure) and by `Translator._departures`.
+REACHED_AFTER_LANDING_S = 0.1
 
 
 class Departure(NamedTuple):
@@ -120,7 +122,7 @@ class CoveredCards:
         # a card that left a player's stock and was seen landing from that player's hand is explained (a
         # card laid before the hand came to take it is another: the spit `K?` does not explain a `K?` gone later)
         self.departures = [d for d in self.departures if not any(
-            (laid.player, laid.card) == (d.player, d.card) and laid.t >= d.came - LAID_BEFORE_TAKEN_S for laid in self.laid)]
+            (laid.player, laid.card) == (d.player, d.card) and laid.t >= d.came - REACHED_AFTER_LANDING_S for laid in self.laid)]
         for arrival, deadline in self.unnamed:
             if self._passing(arrival):
                 continue

@@ -17,7 +17,7 @@ from typing import Callable
 from referee.capture.frames import Frame, Notice
 from referee.errors import ObservationError
 from referee.pipeline.board_link import Announcer, announce
-from referee.pipeline.translate import PASSING_SECONDS, STOCK_AHEAD_SECONDS, UNDER_DOUBT_FLOOR, Translator
+from referee.pipeline.translate import PASSING_SECONDS, STOCK_AHEAD_SECONDS, Translator, still_gives
 from referee.piles.sightings import Arrival, PileTouched, StockSeen
 from referee.piles.tracker import TableLook, TableTracker
 from referee.rules.cards import Card, can_play_on
@@ -198,14 +198,12 @@ class RefereeSession:
 
 
 def _top_in_doubt(first: Arrival, second: Arrival) -> bool:
-    """Of two cards on one pile, one seen lying under the other: the reading of the card on top gives the
-    card under it at least UNDER_DOUBT_FLOOR (a `KC` and a `KS` are a few pixels of black apart), so which
-    lies on top, and so which came first, is not known from it (racing in decks the models never saw, a
-    `KC` laid on a `KS` 16 ms later was read `KS` on top, and the pair was ordered against its times)."""
+    """Of two cards on one pile, one seen lying under the other: the reading of the card on top still gives
+    the card under it (`still_gives`: a `KC` and a `KS` are a few pixels of black apart), so which lies on
+    top, and so which came first, is not known from it (racing in decks the models never saw, a `KC` laid
+    on a `KS` 16 ms later was read `KS` on top, and the pair was ordered against its times)."""
     top, under = (second, first) if first.under else (first, second)
-    if under.card is None or under.card.suit is None:
-        return False
-    return any(card == under.card and chance >= UNDER_DOUBT_FLOOR for card, chance in top.alternatives)
+    return under.card is not None and under.card.suit is not None and still_gives(top, under.card)
 
 
 def _fields(observation: object) -> dict:

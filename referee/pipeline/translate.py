@@ -16,7 +16,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Sequence
 
-from referee.piles.covered import PASSING_SECONDS
+from referee.piles.covered import PASSING_SECONDS, REACHED_AFTER_LANDING_S
 from referee.piles.owners import JOINT_SECONDS
 from referee.piles.reading import Reading
 from referee.piles.sightings import Arrival, LayoutRead, PileTouched, Sighting, StockSeen, TableCleared, TableQuiet
@@ -47,10 +47,6 @@ MOVE_SECONDS = 1.0
 #: A card landing whose reading fits more than one stock top waits this long (s, of the video) for the
 #: stocks to show which of them lost its top: a stock is seen again once the hand has left it.
 STOCK_AHEAD_SECONDS = 0.6
-#: ... and a stock the hand reached no later than this (s) after the card landed may have given it (the
-#: hand's first moment at the stock is a frame's sample, the landing a touch below the frame period; the
-#: card then travels 0.16 s or more to the pile).
-REACHED_AFTER_LANDING_S = 0.05
 #: How far off (s, about one standard error) a slap's time is at least, whatever its fit says: a slap's
 #: last centimetres are straight down, which a camera above barely sees. Measured on 16 slaps of the
 #: rendered benchmarks (session 15): -100 to +224 ms off, 74 ms median, where the fit claimed about 7.
@@ -698,17 +694,22 @@ class Translator:
         return [], None
 
 
+def still_gives(sighting: Arrival, card: Card) -> bool:
+    """The reading of `sighting` still gives `card` (a card with its suit) at least UNDER_DOUBT_FLOOR among
+    its alternatives: it may be that card, though it names another (a club and a spade are a few pixels of
+    black apart in a camera's view)."""
+    return any(other == card and chance >= UNDER_DOUBT_FLOOR for other, chance in sighting.alternatives)
+
+
 def _shows_again(under: Card, sighting: Arrival) -> bool:
     """The card landing is `under`, the card the top covers, seen again: read as it, or as its rank with the
-    other suit of its colour while the reading still gives `under` at least UNDER_DOUBT_FLOOR (a club and a
-    spade are a few pixels of black apart in a camera's view: a `QS` read `QC` as it landed, then `QS` when
-    the `6D` laid on it was lifted back)."""
+    other suit of its colour while the reading still gives `under` (`still_gives`: a `QS` read `QC` as it
+    landed, then `QS` when the `6D` laid on it was lifted back)."""
     card = sighting.card
     if same_card(under, card):
         return True
     return (under.suit is not None and card.suit is not None and card.rank == under.rank
-            and (card.suit in "HD") == (under.suit in "HD")
-            and any(other == under and p >= UNDER_DOUBT_FLOOR for other, p in sighting.alternatives))
+            and (card.suit in "HD") == (under.suit in "HD") and still_gives(sighting, under))
 
 
 def _lost_its_top(sighting: StockSeen) -> bool:

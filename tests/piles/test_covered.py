@@ -138,7 +138,7 @@ def test_a_card_seen_landing_from_its_players_hand_names_no_covered_card():
 
 @pytest.mark.parametrize("laid_at, explained", [
     (1.0, True),    # laid after the hand came to the stock (0.9): that card
-    (0.85, True),   # a touch timed a little before the hand's first sample there (LAID_BEFORE_TAKEN_S)
+    (0.85, True),   # a touch timed a little before the hand's first sample there (REACHED_AFTER_LANDING_S)
     (0.5, False),   # laid before the hand came for it: another card of that name (a spit `K?`, then a stock's `K?`)
 ])
 def test_a_card_laid_before_the_hand_came_to_the_stock_explains_no_departure(laid_at, explained):

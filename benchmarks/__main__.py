@@ -26,6 +26,7 @@ ORDER = (
     "referee_accuracy",
     "referee_light",
     "referee_camera",
+    "referee_codecs",
     "one_hand",
     "touch_order",
     "racing_unseen_decks",

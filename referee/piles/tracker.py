@@ -187,11 +187,7 @@ class TableTracker:
         px = self.view.px_per_mm
         return float((cols.mean() + tracker.cols.start + 0.5) / px), float((rows.mean() + tracker.rows.start + 0.5) / px)
 
-    def pending_touch(self) -> float | None:
-        """The earliest touch on a spit pile not ruled yet."""
-        return min(self._pending_touches().values(), default=None)
-
-    def _pending_touches(self) -> dict[int, float]:
+    def pending_touches(self) -> dict[int, float]:
         """Per spit pile, its earliest touch not ruled yet: a hand still over it or its card not settled,
         a card covered and not named, a top not read yet, a pile held for the other."""
         touches = [(place.index, self.places[place].pending_touch()) for place in SPIT_PILES] + self.covered.touches() + [
@@ -304,7 +300,7 @@ class TableTracker:
         if not settled and frame.t - self.opening.t < START_WAIT_SECONDS:
             return []
         self.started = True
-        touched = self._pending_touches()  # piles touched already, their cards not judged yet
+        touched = self.pending_touches()  # piles touched already, their cards not judged yet
         if self.opening.early or touched:
             image, view = self._first_look
             self.opening.first.update(self._read_all([place for place in self.places if place.kind == "stock"], image, view=view))

@@ -687,6 +687,7 @@ class Translator:
             if slot >= 5:
                 return [SixthStock(sighting.t, player, frame=sighting.frame)], None
         if here is not None and here.top is None:
+            card = _one_in_the_deck(card, reading.alternatives, state)
             return [StockTurnedUp(sighting.t, player, slot, card, stalled_since=sighting.turned_at, frame=sighting.frame)], None
         if here is not None and here.top is not None:
             self._reread[(player, slot)] = (sighting.t, card)  # a misreading, or the top is on its way to a pile
@@ -735,13 +736,14 @@ def _slap(sighting: Arrival | PileTouched) -> Slap:
 
 
 def _not_on_the_table(card: Card, alternatives: Sequence[tuple[Card, float]], state: EngineState) -> Card:
-    """A spit card read as a card that still lies face up on a stock or a pile (the deck has one of
-    each) is another of its rank: the likeliest other suit the reader gave it that is not showing,
-    else its rank alone. One read without its suit is the suit the reader gave most of its weight to
-    (SPIT_SUIT_SHARE) among the cards of its rank not showing: no stock says which it is, as it does for
-    a play, but a queen read half as a QS lying on a stock is the queen the reader thought next likeliest."""
+    """A spit card read as a card seen face up this round (on a stock or a pile: the deck has one of
+    each, and a spit card comes from a pile no one has seen) is another of its rank: the likeliest other
+    suit the reader gave it that has not been seen, else its rank alone. One read without its suit is the
+    suit the reader gave most of its weight to (SPIT_SUIT_SHARE) among the cards of its rank not seen: no
+    stock says which it is, as it does for a play, but a queen read half as a QS lying on a stock is the
+    queen the reader thought next likeliest."""
     showing = [stock.top for player in PLAYERS for stock in state.players[player].stocks if stock.top is not None]
-    showing += [top for top in state.pile_tops if top is not None]
+    showing += [top for top in state.pile_tops if top is not None] + sorted(state.seen, key=str)
     if card.suit is None:
         return _suit_by_elimination(card, alternatives, showing)
     if not any(top.suit is not None and same_card(top, card) for top in showing):
@@ -749,6 +751,18 @@ def _not_on_the_table(card: Card, alternatives: Sequence[tuple[Card, float]], st
     others = [other for other, _ in alternatives if other.rank == card.rank and other.suit is not None
               and not any(same_card(top, other) for top in showing if top.suit is not None)]
     return others[0] if others else Card(card.rank, None)
+
+
+def _one_in_the_deck(card: Card, alternatives: Sequence[tuple[Card, float]], state: EngineState) -> Card:
+    """A stock card turned up and read as a card seen face up already this round (the deck has one of
+    each: a dondorf `QS` read `QC` while A's `QC` lay on a stock) is the likeliest other card of its rank
+    not seen that the reading gives at least UNDER_DOUBT_FLOOR; else as read (a sure reading: the earlier
+    one was wrong, and the engine says so)."""
+    if card.suit is None or card not in state.seen:
+        return card
+    others = [(chance, other) for other, chance in alternatives
+              if other.rank == card.rank and other.suit is not None and other not in state.seen and chance >= UNDER_DOUBT_FLOOR]
+    return max(others, key=lambda pair: pair[0])[1] if others else card
 
 
 def _suit_by_elimination(card: Card, alternatives: Sequence[tuple[Card, float]], showing: Sequence[Card]) -> Card:

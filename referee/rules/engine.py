@@ -118,6 +118,7 @@ class RulesEngine(PlayRules):
             players=players,
             winner=self._winner,
             spits_due=frozenset(self._spits_due),
+            seen=frozenset(self._seen),
         )
 
     def observe(self, observation: Any) -> list[Event]:

@@ -91,7 +91,8 @@ class PlayRules:
         if obs.pile >= self._in_use or (self._phase is GamePhase.ROUND_OVER and not at_the_end):
             kind = "pile_not_in_use" if obs.pile >= self._in_use else "play_after_round_end"
             events.append(self._event(EventType.VIOLATION, obs, player=player, kind=kind))
-            return events + [self._play_event(obs, player, card, top, False)]  # the card goes back: state unchanged
+            self._back_on_its_stock(player, slot, card)
+            return events + [self._play_event(obs, player, card, top, False)]  # the card goes back
         last = pile.last_landing
         judged_on = top
         if last is not None and last.player not in (None, player):
@@ -109,6 +110,7 @@ class PlayRules:
             ))
         events.append(self._play_event(obs, player, card, top, legal))
         if not legal and self.config.illegal_card == "returned":
+            self._back_on_its_stock(player, slot, card)
             return events
         if slot is not None:
             stock = self._players[player].stocks[slot]
@@ -182,6 +184,15 @@ class PlayRules:
             f"{describe(obs)}: {obs.card} is not a face-up stock top of {whose} (tops: {shown}); "
             "it cannot have been played from there"
         )
+
+    def _back_on_its_stock(self: "RulesEngine", player: str, slot: int | None, card: Card) -> None:
+        """A card played and sent back lies on the stock it came from again: one read as another card (the
+        misreading put right as it was played) shows the card now."""
+        if slot is None:
+            return
+        self._players[player].stocks[slot].top = card
+        if card.suit:
+            self._seen.add(card)
 
     def _guess_stock(self: "RulesEngine", obs: CardLanded) -> tuple[str, int | None, str]:
         """camera_tolerant: the best guess at where a card that fits no known stock top came from. The

@@ -135,3 +135,6 @@ class EngineState:
     winner: str | None
     #: players who still owe a spit card (after a stall, or at the round's start)
     spits_due: frozenset[str] = frozenset()
+    #: the cards (with their suits) seen face up this round, on a stock or laid on a pile: a deck holds each
+    #: card once, so a card read as one of these is misread, or the earlier reading was
+    seen: frozenset[Card] = frozenset()

@@ -1,6 +1,7 @@
 """End-to-end replays of short drawn games against their truth."""
 
 import json
+import subprocess
 
 import pytest
 
@@ -30,6 +31,25 @@ def test_a_clip_starting_mid_game_is_refereed_from_its_visible_layout(game, tmp_
     touch = [e for e in events if e.type is EventType.TOUCH_ORDER]
     assert [(e["pile"], e["first"]) for e in touch] == [(1, "B")]
     assert result.frames == 168
+
+
+@pytest.mark.parametrize("codec", [
+    ["-c:v", "libx264", "-crf", "23", "-bf", "3", "-pix_fmt", "yuv420p"],   # a phone, or `ffmpeg -i`: B-frames
+    ["-c:v", "libx265", "-crf", "28", "-pix_fmt", "yuv420p", "-x265-params", "log-level=error"],  # a recent phone
+], ids=["h264", "hevc"])
+def test_a_clip_as_phones_record_it_is_refereed_as_the_original(game, tmp_path, codec):
+    """H.264 and H.265 store frames out of order (B-frames): each is still taken at its own time."""
+    imageio_ffmpeg = pytest.importorskip("imageio_ffmpeg")
+    _, video, calibration = game
+    encoded = tmp_path / "phone.mp4"
+    subprocess.run([imageio_ffmpeg.get_ffmpeg_exe(), "-hide_banner", "-loglevel", "error", "-i", str(video), *codec, str(encoded)],
+                   check=True)
+    replay(video, calibration, tmp_path / "original.jsonl", namer=ColourNamer())
+    result = replay(encoded, calibration, tmp_path / "phone.jsonl", namer=ColourNamer())
+    original, phone = (read_event_log(str(tmp_path / name)) for name in ("original.jsonl", "phone.jsonl"))
+    assert [(e.type, e.get("player"), e.get("card")) for e in phone] == [(e.type, e.get("player"), e.get("card")) for e in original]
+    assert all(abs(a.t - b.t) < 0.5 / 30 for a, b in zip(phone, original))
+    assert result.frames == 168 and not result.notices
 
 
 def test_the_same_video_gives_a_byte_identical_log(game, tmp_path):

@@ -108,8 +108,8 @@ def test_the_session_holds_an_unsure_card_until_its_players_stocks_are_seen_agai
     assert ruled_at >= 45
 
 
-def ruled(script, frames=60):
-    session = RefereeSession(ScriptedTracker(script), RulesEngine(RulesConfig()), None)
+def ruled(script, frames=60, pending=None):
+    session = RefereeSession(ScriptedTracker(script, pending), RulesEngine(RulesConfig()), None)
     image = np.zeros((4, 4, 3), np.uint8)
     for index in range(frames):
         session.process(Frame(index, index / 30, image))
@@ -152,6 +152,21 @@ def test_of_two_cards_too_close_to_time_the_one_seen_under_the_other_touched_fir
     plays, orders = ruled({0: [opening], 32: [first, second]})
     assert plays == expected
     assert orders == [(expected[0][0], gap_ms < 34.0)]
+
+
+@pytest.mark.parametrize("seen_under_at", [32, 40], ids=["seen_with_it", "seen_later"])
+def test_a_card_landing_waits_for_the_card_under_it_timed_just_after_it(seen_under_at):
+    """B's card lies under A's and is named only once the pile has settled, a few frames after A's card is
+    sighted; its touch, still to be judged meanwhile, is 3 ms after A's: A's card waits to be ruled with it
+    (as a phone's out-of-order frames timed it; ruled alone, A's card was taken to touch first)."""
+    opening = layout_read((card("9C"), card("4D")), a="10D 5S 2D JC KH", b="8H 6D 10S QS AH")
+    top = Arrival(1.0, 30, 0, "A", Card.parse("10D"), 0.005, confidence=0.97)
+    under = Arrival(1.003, 30, 0, "B", Card.parse("8H"), 0.005, confidence=0.9, under=True)
+    script = {0: [opening], 32: [top]}
+    script.setdefault(seen_under_at, []).append(under)
+    plays, orders = ruled(script, pending=(32, seen_under_at - 1, {0: under.t}))
+    assert plays == [("B", "8H", True), ("A", "10D", False)]
+    assert orders == [("B", True)]
 
 
 @pytest.mark.parametrize("doubt, expected", [

@@ -187,14 +187,20 @@ class ScriptedTracker:
 
     period = 1 / 30
 
-    def __init__(self, script):
+    def __init__(self, script, pending=None):
+        """`pending`: (first frame, last frame, {pile: touch time}): touches not judged yet in those frames."""
         self.script = script
+        self.pending = pending
+        self.frame = -1
 
     def step(self, frame):
+        self.frame = frame.index
         return self.script.get(frame.index, [])
 
-    def pending_touch(self):
-        return None
+    def pending_touches(self):
+        if self.pending is None or not self.pending[0] <= self.frame <= self.pending[1]:
+            return {}
+        return dict(self.pending[2])
 
     def finish(self):
         return []

@@ -3,13 +3,14 @@
 import pytest
 
 from referee.errors import ObservationError, RefereeError
+from referee.rules.cards import Card
 from referee.rules.config import RulesConfig
 from referee.rules.engine import RulesEngine
 from referee.rules.observations import (
     CardLanded, CardTakenBack, LayoutSeen, RoundLaidOut, Slap, SpitTurned, StockMoved, StockTurnedUp,
 )
 
-from tests.rules.tables import kinds, table
+from tests.rules.tables import kinds, of_type, table
 
 
 @pytest.mark.parametrize(
@@ -123,3 +124,17 @@ def test_with_resync_a_card_landing_from_a_misread_stock_is_taken_as_the_better_
     assert kinds(events) == ["notice"] and str(engine.state.players["A"].stocks[1].top) == "7C"
     with pytest.raises(ObservationError, match="already on the table"):
         engine.observe(CardLanded(2.0, "A", 0, "4C", stock=2))  # 4C is on pile 0: still refused
+
+
+
+@pytest.mark.parametrize("config, piles, spit, pile, card", [
+    (RulesConfig(resync_misread_cards=True, illegal_card="returned"), "4C 8H", (10, 10), 0, "7S"),  # illegal on 4C
+    (RulesConfig(resync_misread_cards=True), "4C", (10, 0), 1, "3S"),  # one spit pile: pile 1 not in use
+], ids=["illegal_returned", "pile_not_in_use"])
+def test_a_card_sent_back_to_a_misread_stock_shows_there_and_counts_as_seen(config, piles, spit, pile, card):
+    # the camera had read A1's top as 5S; A plays another card from it, which goes back: A1 shows that card
+    engine = table(a="2H 5S 9D JC KH", piles=piles, spit=spit, config=config)
+    events = engine.observe(CardLanded(1.0, "A", pile, card, stock=1))
+    assert "read as 5S" in events[0]["message"] and of_type(events, "play")[0]["legal"] is False
+    assert str(engine.state.players["A"].stocks[1].top) == card
+    assert Card.parse(card) in engine.state.seen and Card.parse("5S") not in engine.state.seen

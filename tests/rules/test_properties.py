@@ -84,6 +84,11 @@ def test_a_refused_observation_leaves_the_state_unchanged_and_the_same_observati
             assert engine.state == before_state and engine.events == before_events
         for view in engine.state.players.values():
             assert view.spit_count >= 0 and all(stock.count >= 0 for stock in view.stocks)
+        if engine.state.phase.value in ("laid_out", "playing", "stalled") and not config.camera_tolerant:
+            # a deck holds each card once: every card face up on the table has been seen this round
+            showing = [stock.top for view in engine.state.players.values() for stock in view.stocks if stock.top is not None]
+            showing += [top for top in engine.state.pile_tops if top is not None]
+            assert {card for card in showing if card.suit} <= engine.state.seen
     again = RulesEngine(config)
     again.observe_all(accepted)
     assert [event.to_dict() for event in again.events] == [event.to_dict() for event in engine.events]

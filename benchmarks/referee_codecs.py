@@ -1,0 +1,101 @@
+"""The referee on video as other recorders encode it: `python -m benchmarks.referee_codecs [--quick] [--keep DIR]`.
+
+The renderer writes MPEG-4 part 2 (`mp4v`, OpenCV's own encoder). Phones, screen recorders, network
+cameras and `ffmpeg` write H.264 or H.265 with B-frames (frames stored out of order, each decoded from
+ones before and after it), and web tools VP9. Each game of `referee_light` (never tuned on) is encoded
+again each way by FFmpeg (the `imageio-ffmpeg` package's build, which has the encoders OpenCV's wheel
+lacks), refereed from that file, and scored against the true log:
+
+- `mp4v`: the video as rendered (the control);
+- `h264`: libx264, CRF 23, three B-frames (FFmpeg's defaults: what a phone or `ffmpeg -i` gives);
+- `h264_thin`: libx264, CRF 32 (a network camera's stream on a thin link: blocks and smeared motion);
+- `hevc`: libx265, CRF 28 (a recent phone's default);
+- `vp9`: libvpx-vp9 in WebM, CRF 35.
+
+Speed is each copy's replay against its video's length (decoding H.264 and H.265 costs more than
+MPEG-4 part 2). Cards are named by the shipped models. Results go to stdout and
+benchmarks/results/referee_codecs.json.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import pathlib
+import subprocess
+import sys
+import tempfile
+
+from benchmarks.referee_light import GAMES, QUICK_GAMES, _namer, referee_under
+from benchmarks.rendered import render_once
+
+#: name -> (file suffix, FFmpeg output options)
+CODECS = {
+    "mp4v": (".mp4", None),
+    "h264": (".mp4", ["-c:v", "libx264", "-preset", "medium", "-crf", "23", "-bf", "3", "-pix_fmt", "yuv420p"]),
+    "h264_thin": (".mp4", ["-c:v", "libx264", "-preset", "veryfast", "-crf", "32", "-pix_fmt", "yuv420p"]),
+    "hevc": (".mp4", ["-c:v", "libx265", "-preset", "fast", "-crf", "28", "-pix_fmt", "yuv420p", "-x265-params", "log-level=error"]),
+    "vp9": (".webm", ["-c:v", "libvpx-vp9", "-crf", "35", "-b:v", "0", "-deadline", "good", "-cpu-used", "4", "-row-mt", "1"]),
+}
+
+
+def ffmpeg() -> str:
+    """The FFmpeg program of the `imageio-ffmpeg` package (pip install -e '.[test]')."""
+    try:
+        import imageio_ffmpeg
+    except ImportError:
+        raise SystemExit("referee_codecs needs the imageio-ffmpeg package: pip install -e '.[test]'") from None
+    return imageio_ffmpeg.get_ffmpeg_exe()
+
+
+def encoded_copy(game: pathlib.Path, folder: pathlib.Path, codec: str) -> pathlib.Path:
+    """The rendered game in `game` encoded again with `codec` (CODECS) into `folder`, as `video.mp4`
+    whatever its container (the referee reads the container, not the name); truth and calibration copied."""
+    suffix, options = CODECS[codec]
+    folder.mkdir(parents=True, exist_ok=True)
+    for name in ("corners.json", "truth.jsonl", "labels.jsonl", "render.json"):
+        (folder / name).write_bytes((game / name).read_bytes())
+    target = folder / "video.mp4"
+    if options is None:
+        target.write_bytes((game / "video.mp4").read_bytes())
+        return folder
+    encoded = folder / f"encoded{suffix}"
+    subprocess.run([ffmpeg(), "-hide_banner", "-loglevel", "error", "-y", "-i", str(game / "video.mp4"), *options, str(encoded)],
+                   check=True)
+    encoded.replace(target)
+    return folder
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--quick", action="store_true", help="the 30 fps game's first 8 seconds only")
+    parser.add_argument("--models", help="recognition models folder; default: the shipped models/")
+    parser.add_argument("--labels", action="store_true", help="name cards from the renderer's labels (no recognition)")
+    parser.add_argument("--codecs", default=",".join(CODECS), help="which of them, comma-separated")
+    parser.add_argument("--keep", type=pathlib.Path, default=None, help="keep the rendered games and their encoded copies here")
+    parser.add_argument("--out", type=pathlib.Path, default=pathlib.Path(__file__).parent / "results" / "referee_codecs.json")
+    args = parser.parse_args()
+    codecs = args.codecs.split(",")
+    unknown = [codec for codec in codecs if codec not in CODECS]
+    if unknown:
+        parser.error(f"no codec {', '.join(unknown)}; choose from {', '.join(CODECS)}")
+    report = {"naming": "labels" if args.labels else "models", "games": []}
+    with tempfile.TemporaryDirectory() as scratch:
+        root = args.keep if args.keep is not None else pathlib.Path(scratch)
+        for seed, fps, seconds in (QUICK_GAMES if args.quick else GAMES):
+            game = root / f"seed{seed}_{fps}fps_{seconds:g}s"
+            design = render_once(game, seed, fps, seconds)
+            rows = {}
+            for codec in codecs:
+                folder = encoded_copy(game, root / f"{game.name}_{codec}", codec)
+                rows[codec] = {"megabytes": round((folder / "video.mp4").stat().st_size / 1e6, 2),
+                               **referee_under(folder, seconds, _namer(folder, args))}
+                print(json.dumps({"seed": seed, "fps": fps, "codec": codec, **rows[codec]}), flush=True)
+            report["games"].append({"seed": seed, "fps": fps, "seconds": seconds, "design": design, "codecs": rows})
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    args.out.write_text(json.dumps(report, indent=1))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

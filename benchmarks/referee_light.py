@@ -22,6 +22,7 @@ from __future__ import annotations
 import argparse
 import json
 import pathlib
+import statistics
 import sys
 import tempfile
 
@@ -101,7 +102,13 @@ def referee_under(folder: pathlib.Path, seconds: float, namer) -> dict:
         "invented": len(comparison.extra), "fully_right": round(comparison.all_right * len(comparison.pairs)),
         "stalls": len(comparison.stall_pairs), "stalls_found": sum(got is not None for _, got in comparison.stall_pairs),
         "false_stalls": len(comparison.false_stalls), "speed_x_real_time": round(result.speed, 2),
+        "touch_error_median_frames": _median_frames(comparison.time_errors(), result.frames / result.video_seconds),
     }
+
+
+def _median_frames(errors: list[float], fps: float) -> float | None:
+    """The middle of the touch-time errors (seconds), in frames of the video."""
+    return round(statistics.median(errors) * fps, 3) if errors else None
 
 
 def _namer(folder: pathlib.Path, args):

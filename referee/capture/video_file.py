@@ -13,6 +13,7 @@ import cv2
 
 from referee.capture.frames import Frame, Notice
 from referee.capture.gaps import GapDetector
+from referee.capture.movie_length import movie_seconds
 from referee.capture.priority import give_way
 from referee.errors import VideoError
 
@@ -100,10 +101,14 @@ class VideoFileSource:
                              "(truncated before its header, or not a video at all); re-record or re-export it")
         fps = self._capture.get(cv2.CAP_PROP_FPS)
         self.fps = float(fps) if fps and 1.0 <= fps <= 1000.0 else 30.0
-        self.frame_count = int(self._capture.get(cv2.CAP_PROP_FRAME_COUNT) or 0)
+        self.sidecar = read_sidecar(sidecar_path(self.path))
+        #: how long the file plays (s), where its container says so (MP4, MOV) and no sidecar gives the
+        #: frames' own times: a clip cut without re-encoding hides frames OpenCV's count includes
+        self.seconds = movie_seconds(self.path) if self.sidecar is None else None
+        counted = int(self._capture.get(cv2.CAP_PROP_FRAME_COUNT) or 0)
+        self.frame_count = int(round(self.seconds * self.fps)) if self.seconds is not None else counted
         self.width = int(self._capture.get(cv2.CAP_PROP_FRAME_WIDTH))
         self.height = int(self._capture.get(cv2.CAP_PROP_FRAME_HEIGHT))
-        self.sidecar = read_sidecar(sidecar_path(self.path))
         self.notices: list[Notice] = []
         self._warn = warn if warn is not None else (lambda message: print(f"warning: {message}", file=sys.stderr))
 
@@ -128,10 +133,16 @@ class VideoFileSource:
             yield Frame(index, t, image)
             index += 1
         self._capture.release()
-        if self.frame_count and index < self.frame_count - 1:
+        # frames short of the end: by time where the container gives the length (a gap in the frames is said
+        # as dropped frames already), else by count
+        if self.seconds is None or not index:
+            missing = self.frame_count - index
+        else:  # the last frame's place in the file, counted from the file's start as its length is
+            missing = int(round((self.seconds - last_t - (first_ms or 0.0) / 1000.0) * self.fps)) - 1
+        if self.frame_count and missing > 1:
             message = (f"{self.path.name} ended after {index} of {self.frame_count} frames "
                        f"(t={last_t:.2f}s): the file is truncated or damaged; refereed what was readable")
-            self.notices.append(Notice("truncated", last_t, max(index - 1, 0), message, self.frame_count - index))
+            self.notices.append(Notice("truncated", last_t, max(index - 1, 0), message, missing))
             self._warn(message)
 
     def close(self) -> None:

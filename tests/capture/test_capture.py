@@ -1,4 +1,5 @@
 import json
+import subprocess
 import time
 
 import cv2
@@ -48,6 +49,41 @@ def test_truncated_avi_ends_cleanly_with_one_warning(tmp_path):
     assert 5 < len(frames) < 40
     assert len(warnings) == 1 and "truncated" in warnings[0]
     assert [notice.kind for notice in source.notices] == ["truncated"]
+
+
+def _ffmpeg(*arguments):
+    imageio_ffmpeg = pytest.importorskip("imageio_ffmpeg")
+    subprocess.run([imageio_ffmpeg.get_ffmpeg_exe(), "-hide_banner", "-loglevel", "error", "-y", *map(str, arguments)], check=True)
+
+
+def test_a_clip_cut_from_a_phone_video_without_re_encoding_is_whole(tmp_path):
+    """`ffmpeg -ss 2 -t 1.5 -c copy`: the clip starts on the key frame before the cut, with an edit list that
+    hides the frames before it; OpenCV shows only the cut's frames but counts the hidden ones too."""
+    sliding = [np.full((120, 160, 3), 40, np.uint8) for _ in range(120)]
+    for index, image in enumerate(sliding):
+        image[:, index:index + 30] = 230  # a bar sliding right, a pixel a frame
+    original = write_video(tmp_path / "clip.mp4", sliding, 30)
+    _ffmpeg("-i", original, "-c:v", "libx264", "-g", "60", "-bf", "3", "-pix_fmt", "yuv420p", tmp_path / "phone.mp4")
+    _ffmpeg("-ss", 2.5, "-i", tmp_path / "phone.mp4", "-t", 1.5, "-c", "copy", tmp_path / "cut.mp4")
+    warnings = []
+    source = VideoFileSource(tmp_path / "cut.mp4", warn=warnings.append)
+    frames = list(source.frames())
+    assert source.seconds == pytest.approx(1.5, abs=0.1) and 40 <= len(frames) <= 48
+    assert frames[0].t == 0.0 and not warnings
+    assert "truncated" not in [notice.kind for notice in source.notices]
+
+
+def test_an_mp4_with_its_index_first_cut_short_is_said_truncated(tmp_path):
+    original = write_video(tmp_path / "clip.mp4", [np.random.default_rng(i).integers(0, 255, (120, 160, 3), np.uint8)
+                                                   for i in range(40)], 30)
+    _ffmpeg("-i", original, "-c", "copy", "-movflags", "+faststart", tmp_path / "indexed.mp4")  # the index (moov) first
+    data = (tmp_path / "indexed.mp4").read_bytes()
+    (tmp_path / "indexed.mp4").write_bytes(data[: len(data) // 2])
+    warnings = []
+    source = VideoFileSource(tmp_path / "indexed.mp4", warn=warnings.append)
+    frames = list(source.frames())
+    assert source.seconds == pytest.approx(40 / 30, abs=0.01) and 5 < len(frames) < 40
+    assert len(warnings) == 1 and "truncated" in warnings[0]
 
 
 @pytest.mark.parametrize("content, expected", [

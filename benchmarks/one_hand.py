@@ -34,9 +34,9 @@ def render(folder: pathlib.Path, seed: int, fps: int, seconds: float) -> None:
 
 
 def main() -> int:
-    args = variant_arguments(__doc__, "one_hand")
+    args = variant_arguments(__doc__, "one_hand", codecs=True)
     games = []
-    for game in refereed_games(GAMES, render, args.models, args.keep):
+    for game in refereed_games(GAMES, render, args.models, args.keep, args.codec):
         breaches = [v for v in game["violations"] if v["kind"] == "two_hands"]
         game["two_hands"] = len(breaches)
         game["two_hands_found"] = sum(v["found"] for v in breaches)

@@ -22,12 +22,12 @@ GAMES = [(151, 30, 24.0, "hershey"), (152, 30, 24.0, "svg:dondorf"), (153, 60, 1
 
 
 def main() -> int:
-    args = variant_arguments(__doc__, "racing_unseen_decks")
+    args = variant_arguments(__doc__, "racing_unseen_decks", codecs=True)
     designs = {seed: design for seed, *_, design in GAMES}
     games = []
     for game in refereed_games([(seed, fps, seconds) for seed, fps, seconds, _ in GAMES],
                                lambda folder, seed, fps, seconds: render(folder, seed, fps, seconds, designs[seed]),
-                               args.models, args.keep):
+                               args.models, args.keep, args.codec):
         games.append(game)
         print(json.dumps({key: game[key] for key in ("seed", "fps", "design", "true_card_events", "found", "extra", "all_right")}),
               flush=True)

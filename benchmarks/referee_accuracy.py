@@ -251,23 +251,37 @@ def main() -> int:
     return 0
 
 
-def variant_arguments(description: str, name: str) -> argparse.Namespace:
+def variant_arguments(description: str, name: str, *, codecs: bool = False) -> argparse.Namespace:
     """The options of a benchmark of its own rendered games refereed with the models (`one_hand`,
-    `touch_order`, `referee_steep`): --models, --keep, and --out (default results/NAME.json)."""
+    `touch_order`, `referee_steep`): --models, --keep, and --out (default results/NAME.json); `codecs`:
+    --codec too, the games encoded again as `referee_codecs` does (default --out results/NAME_CODEC.json)."""
     parser = argparse.ArgumentParser(description=description, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--models", help="recognition models folder; default: the shipped models/")
     parser.add_argument("--keep", type=pathlib.Path, default=None, help="keep the rendered games here and reuse them")
-    parser.add_argument("--out", type=pathlib.Path, default=pathlib.Path(__file__).parent / "results" / f"{name}.json")
-    return parser.parse_args()
+    parser.add_argument("--out", type=pathlib.Path, default=None, help=f"default: benchmarks/results/{name}.json")
+    if codecs:
+        from benchmarks.referee_codecs import CODECS
+
+        parser.add_argument("--codec", choices=list(CODECS), default="mp4v",
+                            help="referee the games encoded again this way (see referee_codecs); default: as rendered")
+    args = parser.parse_args()
+    suffix = f"_{args.codec}" if getattr(args, "codec", "mp4v") != "mp4v" else ""
+    args.out = args.out or pathlib.Path(__file__).parent / "results" / f"{name}{suffix}.json"
+    return args
 
 
 def refereed_games(games: list[tuple[int, int, float]], render: Callable[[pathlib.Path, int, int, float], None],
-                   models: str | None, keep: pathlib.Path | None) -> Iterator[dict]:
+                   models: str | None, keep: pathlib.Path | None, codec: str = "mp4v") -> Iterator[dict]:
     """Each (seed, fps, seconds) of `games` rendered by `render(folder, seed, fps, seconds)` (kept under
-    `keep`, or in a scratch folder) and refereed with the models: `run_game`'s scores, game by game."""
+    `keep`, or in a scratch folder), encoded again with `codec` (`referee_codecs.CODECS`; into the game's
+    folder's `encoded_CODEC`) and refereed with the models: `run_game`'s scores, game by game."""
     for seed, fps, seconds in games:
         with game_folder(keep, f"seed{seed}_{fps}fps_{seconds:g}s") as folder:
             render(folder, seed, fps, seconds)
+            if codec != "mp4v":
+                from benchmarks.referee_codecs import encoded_copy
+
+                folder = encoded_copy(folder, folder / f"encoded_{codec}", codec)
             yield run_game(seed, fps, seconds, folder, models, use_labels=False)
 
 

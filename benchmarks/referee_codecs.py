@@ -54,7 +54,8 @@ def encoded_copy(game: pathlib.Path, folder: pathlib.Path, codec: str) -> pathli
     suffix, options = CODECS[codec]
     folder.mkdir(parents=True, exist_ok=True)
     for name in ("corners.json", "truth.jsonl", "labels.jsonl", "render.json"):
-        (folder / name).write_bytes((game / name).read_bytes())
+        if (game / name).exists():
+            (folder / name).write_bytes((game / name).read_bytes())
     target = folder / "video.mp4"
     if options is None:
         target.write_bytes((game / "video.mp4").read_bytes())

@@ -63,9 +63,9 @@ def by_gap(pairs: list[dict]) -> dict:
 
 
 def main() -> int:
-    args = variant_arguments(__doc__, "touch_order")
+    args = variant_arguments(__doc__, "touch_order", codecs=True)
     games = []
-    for game in refereed_games(GAMES, render, args.models, args.keep):
+    for game in refereed_games(GAMES, render, args.models, args.keep, args.codec):
         games.append(game)
         print(json.dumps({key: game[key] for key in ("seed", "fps", "design", "true_card_events", "found", "extra", "all_right",
                                                      "touch_pairs")}), flush=True)

@@ -50,13 +50,16 @@ def ffmpeg() -> str:
 
 def encoded_copy(game: pathlib.Path, folder: pathlib.Path, codec: str) -> pathlib.Path:
     """The rendered game in `game` encoded again with `codec` (CODECS) into `folder`, as `video.mp4`
-    whatever its container (the referee reads the container, not the name); truth and calibration copied."""
+    whatever its container (the referee reads the container, not the name), unless encoded there already;
+    truth and calibration copied."""
     suffix, options = CODECS[codec]
     folder.mkdir(parents=True, exist_ok=True)
     for name in ("corners.json", "truth.jsonl", "labels.jsonl", "render.json"):
         if (game / name).exists():
             (folder / name).write_bytes((game / name).read_bytes())
     target = folder / "video.mp4"
+    if target.exists() and options is not None:
+        return folder  # encoded already, kept from an earlier run (--keep)
     if options is None:
         target.write_bytes((game / "video.mp4").read_bytes())
         return folder
@@ -73,7 +76,7 @@ def main() -> int:
     parser.add_argument("--models", help="recognition models folder; default: the shipped models/")
     parser.add_argument("--labels", action="store_true", help="name cards from the renderer's labels (no recognition)")
     parser.add_argument("--codecs", default=",".join(CODECS), help="which of them, comma-separated")
-    parser.add_argument("--keep", type=pathlib.Path, default=None, help="keep the rendered games and their encoded copies here")
+    parser.add_argument("--keep", type=pathlib.Path, default=None, help="keep the rendered games and their encoded copies here, and reuse them")
     parser.add_argument("--out", type=pathlib.Path, default=pathlib.Path(__file__).parent / "results" / "referee_codecs.json")
     args = parser.parse_args()
     codecs = args.codecs.split(",")

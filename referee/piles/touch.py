@@ -37,6 +37,20 @@ class TouchEstimate:
 
 #: An approach covering at least this many pixels a frame is timed by its extrapolation alone.
 FAST_APPROACH_PX = 4.0
+#: The last frame apart "stalled" when the front moved less than this share of its speed both in the frame
+#: before and into the contact (`_stalled`).
+STALL_SHARE = 1 / 3
+
+
+def _stalled(before: list[tuple[int, float, float]], contact: tuple[int, float, float]) -> bool:
+    """The last of the approach samples `before` (all apart, in time order) shows the front nearly still
+    between a faster approach and a faster crossing into `contact`."""
+    (_, t0, d0), (_, t1, d1), (_, t2, d2) = before[-3:]
+    _, t3, d3 = contact
+    if not (t0 < t1 < t2 < t3):
+        return False
+    earlier, last, crossing = (d0 - d1) / (t1 - t0), (d1 - d2) / (t2 - t1), (d2 - d3) / (t3 - t2)
+    return earlier > 0 and last < STALL_SHARE * min(earlier, crossing)
 
 
 def estimate_touch(samples: list[tuple[int, float, float]], period: float, pixel_mm: float = 0.0) -> TouchEstimate | None:
@@ -47,13 +61,29 @@ def estimate_touch(samples: list[tuple[int, float, float]], period: float, pixel
     """
     if not samples or samples[-1][2] > 0:
         return None
-    frame, t_in, d_in = samples[-1]
     before = [sample for sample in samples[:-1] if sample[2] > 0]
     while len(before) >= 2 and before[-1][2] > before[-2][2]:
         # farther than a frame before: no approach, but the card lost under the fingers (its edge
         # measured behind where it is) or some other part of the hand measured; the approach is the
         # frames before it
         before.pop()
+    if len(before) >= 3 and _stalled(before, samples[-1]):
+        # the front all but stopped a frame short of the pile, then crossed it by far more in one frame: that
+        # frame may have measured some other part of the hand (the card's edge under the other player's hand,
+        # or smeared by a video codec), or the card did hover; the touch is timed as seen, and may be off by
+        # as much as the approach without that frame says
+        without = estimate_touch([sample for sample in samples if sample is not before[-1]], period, pixel_mm)
+        seen = _timed(before, samples[-1], period, pixel_mm)
+        if without is not None:
+            return TouchEstimate(seen.t, seen.frame, max(seen.error, abs(without.t - seen.t)))
+        return seen
+    return _timed(before, samples[-1], period, pixel_mm)
+
+
+def _timed(before: list[tuple[int, float, float]], contact: tuple[int, float, float], period: float,
+           pixel_mm: float) -> TouchEstimate:
+    """The touch between the approach samples `before` (apart, in time order; maybe none) and `contact`."""
+    frame, t_in, d_in = contact
     if not before:  # already touching in the first frame seen: the touch is somewhere in the gap before
         return TouchEstimate(t=t_in - period / 2, frame=frame, error=period / 2)
     _, t_out, d_out = before[-1]

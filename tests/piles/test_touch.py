@@ -52,6 +52,22 @@ def test_a_frame_that_measures_the_card_farther_away_than_the_one_before_is_no_p
     assert estimate.frame == 5 and estimate.error == pytest.approx(PERIOD)  # two frames from the last apart to the touch
 
 
+def test_a_front_that_stalls_a_frame_short_of_the_pile_then_leaps_over_it_widens_the_error_not_the_time():
+    # 21 and 41 mm a frame, then 2, then 36 into the pile: the stalled frame may have measured another part
+    # of the hand (the card's edge under the other player's hand, or smeared by a video codec); seed 121's
+    # KD in H.264 was timed 1.45 frames late on it and ordered after a card that touched a frame later
+    samples = [(0, 0.0, 96.1), (1, PERIOD, 75.3), (2, 2 * PERIOD, 34.0), (3, 3 * PERIOD, 12.0),
+               (4, 4 * PERIOD, 10.0), (5, 5 * PERIOD, -26.0)]
+    seen = estimate_touch(samples, PERIOD, pixel_mm=2.0)
+    without = estimate_touch(samples[:4] + samples[5:], PERIOD, pixel_mm=2.0)
+    assert seen.t > 4 * PERIOD and without.t < 4 * PERIOD  # the two readings of the approach a frame apart
+    assert seen.error == pytest.approx(seen.t - without.t)
+    # a steady approach is timed as before, its error its own
+    steady = [(0, 0.0, 96.0), (1, PERIOD, 74.0), (2, 2 * PERIOD, 52.0), (3, 3 * PERIOD, 30.0),
+              (4, 4 * PERIOD, 8.0), (5, 5 * PERIOD, -14.0)]
+    assert estimate_touch(steady, PERIOD, pixel_mm=2.0).error < PERIOD / 4
+
+
 def test_already_touching_when_first_seen_is_half_a_frame_uncertain():
     estimate = estimate_touch([(5, 5 / 30, -3.0)], PERIOD)
     assert estimate.t == pytest.approx(5 / 30 - PERIOD / 2)

@@ -16,13 +16,11 @@ benchmarks/results/referee_camera.json.
 
 from __future__ import annotations
 
-import argparse
-import pathlib
 import sys
 
 import numpy as np
 
-from benchmarks.referee_light import referee_changed
+from benchmarks.referee_light import copies_arguments, referee_changed
 
 CAMERAS = ("plain", "noisy", "soft", "vignette", "blocky", "contrasty")
 
@@ -54,13 +52,8 @@ def seen_by(image: np.ndarray, camera: str, t: float) -> np.ndarray:
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--quick", action="store_true", help="the 30 fps game's first 8 seconds only")
-    parser.add_argument("--models", help="recognition models folder; default: the shipped models/")
-    parser.add_argument("--labels", action="store_true", help="name cards from the renderer's labels (no recognition)")
+    parser = copies_arguments(__doc__, "referee_camera", "keep the rendered game and its changed copies here")
     parser.add_argument("--cameras", default=",".join(CAMERAS), help="which of them, comma-separated")
-    parser.add_argument("--keep", type=pathlib.Path, default=None, help="keep the rendered game and its changed copies here")
-    parser.add_argument("--out", type=pathlib.Path, default=pathlib.Path(__file__).parent / "results" / "referee_camera.json")
     args = parser.parse_args()
     referee_changed(args, "camera", args.cameras.split(","), lambda camera, image, t: seen_by(image, camera, t))
     return 0

@@ -19,15 +19,11 @@ benchmarks/results/referee_codecs.json.
 
 from __future__ import annotations
 
-import argparse
-import json
 import pathlib
 import subprocess
 import sys
-import tempfile
 
-from benchmarks.referee_light import GAMES, QUICK_GAMES, _namer, referee_under
-from benchmarks.rendered import render_once
+from benchmarks.referee_light import copies_arguments, referee_copies
 
 #: name -> (file suffix, FFmpeg output options)
 CODECS = {
@@ -71,33 +67,14 @@ def encoded_copy(game: pathlib.Path, folder: pathlib.Path, codec: str) -> pathli
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--quick", action="store_true", help="the 30 fps game's first 8 seconds only")
-    parser.add_argument("--models", help="recognition models folder; default: the shipped models/")
-    parser.add_argument("--labels", action="store_true", help="name cards from the renderer's labels (no recognition)")
+    parser = copies_arguments(__doc__, "referee_codecs", "keep the rendered games and their encoded copies here, and reuse them")
     parser.add_argument("--codecs", default=",".join(CODECS), help="which of them, comma-separated")
-    parser.add_argument("--keep", type=pathlib.Path, default=None, help="keep the rendered games and their encoded copies here, and reuse them")
-    parser.add_argument("--out", type=pathlib.Path, default=pathlib.Path(__file__).parent / "results" / "referee_codecs.json")
     args = parser.parse_args()
     codecs = args.codecs.split(",")
     unknown = [codec for codec in codecs if codec not in CODECS]
     if unknown:
         parser.error(f"no codec {', '.join(unknown)}; choose from {', '.join(CODECS)}")
-    report = {"naming": "labels" if args.labels else "models", "games": []}
-    with tempfile.TemporaryDirectory() as scratch:
-        root = args.keep if args.keep is not None else pathlib.Path(scratch)
-        for seed, fps, seconds in (QUICK_GAMES if args.quick else GAMES):
-            game = root / f"seed{seed}_{fps}fps_{seconds:g}s"
-            design = render_once(game, seed, fps, seconds)
-            rows = {}
-            for codec in codecs:
-                folder = encoded_copy(game, root / f"{game.name}_{codec}", codec)
-                rows[codec] = {"megabytes": round((folder / "video.mp4").stat().st_size / 1e6, 2),
-                               **referee_under(folder, seconds, _namer(folder, args))}
-                print(json.dumps({"seed": seed, "fps": fps, "codec": codec, **rows[codec]}), flush=True)
-            report["games"].append({"seed": seed, "fps": fps, "seconds": seconds, "design": design, "codecs": rows})
-    args.out.parent.mkdir(parents=True, exist_ok=True)
-    args.out.write_text(json.dumps(report, indent=1))
+    referee_copies(args, "codec", codecs, encoded_copy)
     return 0
 
 

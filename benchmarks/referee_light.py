@@ -122,10 +122,28 @@ def _namer(folder: pathlib.Path, args):
     return load_namer(args.models)
 
 
+def copies_arguments(description: str, name: str, keep_help: str) -> argparse.ArgumentParser:
+    """The options of a benchmark that referees copies of its games changed each way (`referee_light`,
+    `referee_camera`, `referee_codecs`): --quick, --models, --labels, --keep, --out (results/NAME.json)."""
+    parser = argparse.ArgumentParser(description=description, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--quick", action="store_true", help="the 30 fps game's first 8 seconds only")
+    parser.add_argument("--models", help="recognition models folder; default: the shipped models/")
+    parser.add_argument("--labels", action="store_true", help="name cards from the renderer's labels (no recognition)")
+    parser.add_argument("--keep", type=pathlib.Path, default=None, help=keep_help)
+    parser.add_argument("--out", type=pathlib.Path, default=pathlib.Path(__file__).parent / "results" / f"{name}.json")
+    return parser
+
+
 def referee_changed(args, kind: str, names, change) -> dict:
-    """Each game (GAMES, or QUICK_GAMES with `args.quick`) rendered once, copied changed each way of
-    `names` (`change(name, image, t)` per frame) and refereed, a JSON line per copy: the report, keyed
-    by `kind` ("light", "camera")."""
+    """Each game copied changed each way of `names`, `change(name, image, t)` per frame (`referee_copies`)."""
+    return referee_copies(args, kind, names, lambda game, folder, name: changed_copy(
+        game, folder, lambda image, t: change(name, image, t)))
+
+
+def referee_copies(args, kind: str, names, make_copy) -> dict:
+    """Each game (GAMES, or QUICK_GAMES with `args.quick`) rendered once, copied each way of `names`
+    (`make_copy(game, folder, name)` fills `folder`) and refereed, a JSON line per copy: the report, keyed
+    by `kind` ("light", "camera", "codec"), each copy with its video's size."""
     report = {"naming": "labels" if args.labels else "models", "games": []}
     with tempfile.TemporaryDirectory() as scratch:
         root = args.keep if args.keep is not None else pathlib.Path(scratch)
@@ -134,8 +152,10 @@ def referee_changed(args, kind: str, names, change) -> dict:
             design = render_once(game, seed, fps, seconds)
             rows = {}
             for name in names:
-                folder = changed_copy(game, root / f"{game.name}_{name}", lambda image, t: change(name, image, t))
-                rows[name] = referee_under(folder, seconds, _namer(folder, args))
+                folder = root / f"{game.name}_{name}"
+                make_copy(game, folder, name)
+                rows[name] = {"megabytes": round((folder / "video.mp4").stat().st_size / 1e6, 2),
+                              **referee_under(folder, seconds, _namer(folder, args))}
                 print(json.dumps({"seed": seed, "fps": fps, kind: name, **rows[name]}), flush=True)
             report["games"].append({"seed": seed, "fps": fps, "seconds": seconds, "design": design, f"{kind}s": rows})
     args.out.parent.mkdir(parents=True, exist_ok=True)
@@ -144,12 +164,7 @@ def referee_changed(args, kind: str, names, change) -> dict:
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--quick", action="store_true", help="the 30 fps game's first 8 seconds only")
-    parser.add_argument("--models", help="recognition models folder; default: the shipped models/")
-    parser.add_argument("--labels", action="store_true", help="name cards from the renderer's labels (no recognition)")
-    parser.add_argument("--keep", type=pathlib.Path, default=None, help="keep the rendered game and its relit copies here")
-    parser.add_argument("--out", type=pathlib.Path, default=pathlib.Path(__file__).parent / "results" / "referee_light.json")
+    parser = copies_arguments(__doc__, "referee_light", "keep the rendered game and its relit copies here")
     referee_changed(parser.parse_args(), "light", LIGHTS, lambda light, image, t: relight(image, light, t))
     return 0
 

@@ -322,9 +322,11 @@ class Translator:
             return [_slap(sighting)], (
                 f"{card} read on spit pile {sighting.pile} after the round's end at t={sighting.t:.3f}s is none of "
                 f"{sighting.player}'s stock tops: the card on top misread, {sighting.player}'s hand a slap")
-        if top is not None and same_card(top, card) and not from_stock:
+        if top is not None and same_card(top, card) and (not from_stock or self._passing_over(sighting, coming)):
             # the card already on top, seen again (a hand passing over it); one that also lies on the player's
-            # stocks is a real play, and the top was misread
+            # stocks is a real play, and the top was misread, unless the hand went on to lay a card on the other
+            # pile and no stock was seen losing one like it (B's arm over A's opening `JS`, read `J?` as B,
+            # with a `JC` on a stock, spat on the other pile)
             return [], (f"{card} seen landing again on spit pile {sighting.pile} at t={sighting.t:.3f}s: taken for a "
                         "second reading of the card on top, not a new play")
         taken_back = None if shown is not None else self._taken_back(sighting, state)
@@ -583,6 +585,11 @@ class Translator:
         if (state.phase is not GamePhase.PLAYING or sighting.player is None or sighting.card is None
                 or sighting.confidence >= PASSING_BELOW):
             return False
+        return self._passing_over(sighting, coming)
+
+    def _passing_over(self, sighting: Arrival, coming: Sequence[Sighting]) -> bool:
+        """The hand seen laying `sighting` laid a card on the other pile (PASSING_SECONDS either way), and none
+        of its player's stocks holding a card like it was seen losing it: its arm passed over this pile."""
         if not self._laid_on_other_pile(sighting, coming):
             return False
         return not any(player == sighting.player and same_card(card, sighting.card)

@@ -710,3 +710,24 @@ def test_a_spit_read_without_its_suit_is_named_by_the_suit_its_reader_favoured_a
     events, _, _ = referee([opening, spit, Arrival(2.02, 61, 0, "B", Card.parse("8C"), 0.01, together=True)])
     assert [(kind, e["player"], str(e["card"])) for kind, e in events if kind in ("spit", "play")] == [
         ("spit", "A", expected), ("spit", "B", "8C")]
+
+
+@pytest.mark.parametrize("stock_left, expected", [
+    (False, [("A", 1, "JS"), ("B", 0, "5H")]),   # B's arm passed over A's JS on its way to pile 0
+    (True, [("A", 1, "JS"), ("B", 1, "J?"), ("B", 0, "5H")]),   # B's JC seen leaving its stock: a card B laid, ruled
+], ids=["arm_passing", "jack_left_its_stock"])
+def test_the_top_read_again_under_a_hand_on_its_way_to_the_other_pile_is_no_card_though_a_stock_shows_its_rank(
+        stock_left, expected):
+    """The opening spits: A's JS lands on pile 1; B's hand, spitting its 5H on pile 0 19 ms later, passes over
+    it and the pile is read `J?` as B's. B has a JC on a stock, so a J from B could be a card laid: unless
+    that stock is seen losing it, it is the JS read again."""
+    opening = layout_read((EMPTY, EMPTY), a="2H 5S 9D QC KH", b="3C JC 10S QS AH")
+    spit_a = Arrival(2.63, 79, 1, "A", Card.parse("JS"), 0.006, confidence=0.9, together=True)
+    over = Arrival(2.769, 83, 1, "B", Card.parse("J?"), 0.003, confidence=0.94, together=True,
+                   alternatives=((Card.parse("JC"), 0.58), (Card.parse("JS"), 0.36)))
+    spit_b = Arrival(2.788, 84, 0, "B", Card.parse("5H"), 0.008, confidence=0.97, together=True)
+    sightings = [opening, spit_a, over, spit_b]
+    if stock_left:
+        sightings.insert(3, StockSeen(2.78, 83, "B", 1, BACK, card("JC"), True))
+    events, _, _ = referee(sightings, ahead=True)
+    assert [(e["player"], e["pile"], str(e["card"])) for kind, e in events if kind in ("spit", "play")] == expected

@@ -137,7 +137,7 @@ class RefereeSession:
         the other is named only once the top is read, and a phone's video, its frames stored out of order,
         timed it 0.4 ms after the top's touch instead of 2.4 ms before it."""
         later = touches.get(first.pile) if isinstance(first, Arrival) else None
-        return (later is not None and later >= first.t and self.engine.state.phase is GamePhase.PLAYING
+        return (later is not None and later > first.t and self.engine.state.phase is GamePhase.PLAYING
                 and self.engine.config.too_close((later - first.t) * 1000.0, (first.error, first.error)))
 
     def _too_close_after(self, first: object) -> Arrival | None:

@@ -35,6 +35,7 @@ import tempfile
 import time
 from typing import Callable, Iterator
 
+from benchmarks.referee_codecs import CODECS, encoded_copy
 from benchmarks.rendered import game_folder, render_once
 
 #: Games the referee was never tuned on (seeds 4, 7, 10, 11, 14 and 21 were used while developing it;
@@ -260,8 +261,6 @@ def variant_arguments(description: str, name: str, *, codecs: bool = False) -> a
     parser.add_argument("--keep", type=pathlib.Path, default=None, help="keep the rendered games here and reuse them")
     parser.add_argument("--out", type=pathlib.Path, default=None, help=f"default: benchmarks/results/{name}.json")
     if codecs:
-        from benchmarks.referee_codecs import CODECS
-
         parser.add_argument("--codec", choices=list(CODECS), default="mp4v",
                             help="referee the games encoded again this way (see referee_codecs); default: as rendered")
     args = parser.parse_args()
@@ -279,8 +278,6 @@ def refereed_games(games: list[tuple[int, int, float]], render: Callable[[pathli
         with game_folder(keep, f"seed{seed}_{fps}fps_{seconds:g}s") as folder:
             render(folder, seed, fps, seconds)
             if codec != "mp4v":
-                from benchmarks.referee_codecs import encoded_copy
-
                 folder = encoded_copy(folder, folder / f"encoded_{codec}", codec)
             yield run_game(seed, fps, seconds, folder, models, use_labels=False)
 

@@ -66,7 +66,7 @@ PASSING_BELOW = 0.5
 #: names a suit only above 0.6 given its rank).
 SUIT_BY_BOTH = 0.6
 #: A spit card read without its suit is named with the suit that holds this share of the weight its
-#: reading gave the cards of its rank not showing on the table (`_suit_by_elimination`).
+#: reading gave the cards of its rank not seen this round (`_suit_by_elimination`).
 SPIT_SUIT_SHARE = 2 / 3
 #: Both players laying a card at once (within JOINT_SECONDS) after this long (s) with no card laid, and
 #: neither card's stock seen losing it, is the re-spit after a stall the referee did not see.
@@ -749,15 +749,12 @@ def _not_on_the_table(card: Card, alternatives: Sequence[tuple[Card, float]], st
     suit the reader gave most of its weight to (SPIT_SUIT_SHARE) among the cards of its rank not seen: no
     stock says which it is, as it does for a play, but a queen read half as a QS lying on a stock is the
     queen the reader thought next likeliest."""
-    showing = [stock.top for player in PLAYERS for stock in state.players[player].stocks if stock.top is not None]
-    showing += [top for top in state.pile_tops if top is not None] + sorted(state.seen, key=str)
+    seen = _seen_this_round(state)
     if card.suit is None:
-        return _suit_by_elimination(card, alternatives, showing)
-    if not any(top.suit is not None and same_card(top, card) for top in showing):
+        return _suit_by_elimination(card, alternatives, seen)
+    if card not in seen:
         return card
-    others = [other for other, _ in alternatives if other.rank == card.rank and other.suit is not None
-              and not any(same_card(top, other) for top in showing if top.suit is not None)]
-    return others[0] if others else Card(card.rank, None)
+    return _likeliest_unseen(card.rank, alternatives, seen) or Card(card.rank, None)
 
 
 def _one_in_the_deck(card: Card, alternatives: Sequence[tuple[Card, float]], state: EngineState) -> Card:
@@ -767,18 +764,30 @@ def _one_in_the_deck(card: Card, alternatives: Sequence[tuple[Card, float]], sta
     one was wrong, and the engine says so)."""
     if card.suit is None or card not in state.seen:
         return card
+    return _likeliest_unseen(card.rank, alternatives, state.seen, UNDER_DOUBT_FLOOR) or card
+
+
+def _seen_this_round(state: EngineState) -> frozenset[Card]:
+    """The cards with their suits seen face up this round (`EngineState.seen`), and those showing now."""
+    showing = [stock.top for player in PLAYERS for stock in state.players[player].stocks] + list(state.pile_tops)
+    return state.seen | {card for card in showing if card is not None and card.suit is not None}
+
+
+def _likeliest_unseen(rank: str, alternatives: Sequence[tuple[Card, float]], seen: frozenset[Card],
+                      floor: float = 0.0) -> Card | None:
+    """The card of `rank`, with its suit, not among `seen`, that the reading's alternatives give most (at
+    least `floor`), or None."""
     others = [(chance, other) for other, chance in alternatives
-              if other.rank == card.rank and other.suit is not None and other not in state.seen and chance >= UNDER_DOUBT_FLOOR]
-    return max(others, key=lambda pair: pair[0])[1] if others else card
+              if other.rank == rank and other.suit is not None and other not in seen and chance >= floor]
+    return max(others, key=lambda pair: pair[0])[1] if others else None
 
 
-def _suit_by_elimination(card: Card, alternatives: Sequence[tuple[Card, float]], showing: Sequence[Card]) -> Card:
+def _suit_by_elimination(card: Card, alternatives: Sequence[tuple[Card, float]], seen: frozenset[Card]) -> Card:
     """`card` (its rank alone) named with the suit holding SPIT_SUIT_SHARE of the weight the reader gave
-    the cards of its rank that are not showing on the table; else as it was."""
+    the cards of its rank that have not been seen; else as it was."""
     weights: dict[Card, float] = {}
     for other, weight in alternatives:
-        if (other.rank == card.rank and other.suit is not None
-                and not any(top.suit is not None and same_card(top, other) for top in showing)):
+        if other.rank == card.rank and other.suit is not None and other not in seen:
             weights[other] = weights.get(other, 0.0) + weight
     total = sum(weights.values())
     if not weights or total <= 0:

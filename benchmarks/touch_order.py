@@ -36,15 +36,20 @@ CLOSE_SHARE = 0.6
 BINS = (("over_1_frame", 1.0, float("inf")), ("third_to_1_frame", 1 / 3, 1.0), ("under_third_frame", 0.0, 1 / 3))
 
 
-def render(folder: pathlib.Path, seed: int, fps: int, seconds: float, design: str | None = None) -> None:
-    """The game of `seed` with players racing for piles (in `design`, or the seed's own deck), rendered into
-    `folder` unless it is there already."""
+def racing_players(fps: int) -> tuple[object, dict]:
+    """The simulated players racing for piles at `fps` (SimConfig), and what to note of it in render.json."""
     from referee.sim.config import SimConfig
 
     close = (1.0 / fps / 3, 1.0 / fps)
     config = replace(SimConfig(), near_simultaneous_rate=NEAR_RATE, race_rate=1.0, within_frame_share=CLOSE_SHARE, close_gap_s=close)
-    render_once(folder, seed, fps, seconds, design, sim_config=config,
-                record={"near_simultaneous_rate": NEAR_RATE, "race_rate": 1.0, "within_frame_share": CLOSE_SHARE, "close_gap_s": close})
+    return config, {"near_simultaneous_rate": NEAR_RATE, "race_rate": 1.0, "within_frame_share": CLOSE_SHARE, "close_gap_s": close}
+
+
+def render(folder: pathlib.Path, seed: int, fps: int, seconds: float, design: str | None = None) -> None:
+    """The game of `seed` with players racing for piles (in `design`, or the seed's own deck), rendered into
+    `folder` unless it is there already."""
+    config, record = racing_players(fps)
+    render_once(folder, seed, fps, seconds, design, sim_config=config, record=record)
 
 
 def by_gap(pairs: list[dict]) -> dict:

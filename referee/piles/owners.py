@@ -47,6 +47,7 @@ def one_per_hand(visits: list[Visit]) -> list[Visit]:
                                                                   or _found_again(last, visit)):
             out[-1] = replace(last, frames_in_contact=last.frames_in_contact + visit.frames_in_contact,
                               fronts=last.fronts + visit.fronts, card_seen=last.card_seen or visit.card_seen,
+                              brought_card=last.brought_card or visit.brought_card,
                               **_snapshot_of(visit if visit.snapshot is not None else last))
             continue
         out.append(visit)
@@ -93,7 +94,9 @@ def who_laid_top(visits: Sequence[Visit], frames_holding: Sequence[int], *, hold
 
     In order: the hand whose stock the card was on top of, when only one of them had it; the joint
     owner; a hand that did not reach on to the other pile; a hand's later card lies over its earlier
-    one; the card was put there by the hand that held it there (an arm passing over the pile on its way
+    one; a hand seen bringing a card, and over the new card a while, over one that came empty (to slap,
+    take a card back, square the pile; a hand that never lay over the new card was passing with its
+    card on the way to the other pile); the card was put there by the hand that held it there (an arm passing over the pile on its way
     to the other one does not); the longer contact; the later touch."""
     stock_owner = next(iter(holders)) if len(holders) == 1 and (joint_owner is None or sure >= JOINT_HOLDER_SURE) else None
     last_of_hand = {visit.player: number for number, visit in enumerate(visits)}
@@ -102,6 +105,7 @@ def who_laid_top(visits: Sequence[Visit], frames_holding: Sequence[int], *, hold
                                                        visits[number].player == joint_owner,
                                                        not passing[number],
                                                        last_of_hand[visits[number].player] == number,
+                                                       visits[number].brought_card and frames_holding[number] > 0,
                                                        frames_holding[number],
                                                        visits[number].frames_in_contact, number))
 

@@ -143,6 +143,10 @@ class Visit:
     last_front: tuple[float, float] | None = None
     fronts: list[tuple[float, float]] = field(default_factory=list)  # mm, in the place's padded crop
     card_seen: bool = False
+    #: whether a card was seen in the hand in the frame before it touched the pile (`card_seen` then): a hand
+    #: come to lay one, not to slap, take one back or square the pile (after the touch, `card_seen` may be
+    #: the card a hand takes away)
+    brought_card: bool = False
     #: frames running it has lain still on the other player's hand over the place (`_on_the_other_hand`),
     #: and when it came down there
     on_hand: int = 0
@@ -304,6 +308,7 @@ class PlaceTracker:
                     # the leading edge (of the card where it is seen, else of the hand holding it) crossing
                     # the outline; measured on rendered games this beats timing the hand's stop
                     visit.touch = estimate_touch(visit.samples[-6:], period, 1.0 / self.px_per_mm)
+                    visit.brought_card = visit.card_seen or card_seen
             if visit.touch is None and len(visit.samples) > 8:
                 del visit.samples[:-8]
         crop = self.crop(view)

@@ -85,6 +85,29 @@ def test_a_hand_reaching_on_to_the_other_pile_did_not_lay_this_one_s_card(reache
     assert who_laid_top(visits, [3, 1], holders=holders, joint_owner=None, reached_on=reached_on) == laid_by
 
 
+@pytest.mark.parametrize("brought, laid_by", [
+    ([False, True], 1),   # B came to take its card back and lingered; A's hand brought the card on top
+    ([True, True], 0),    # both brought cards: the hand that held the new card there longest, as before
+    ([False, False], 0),  # neither seen with a card (one hidden under a palm): as before
+])
+def test_a_hand_that_brought_a_card_laid_it_over_one_that_came_empty(brought, laid_by):
+    # seed 127 of the racing games: B's hand on the pile 10 frames lifting its card back, A's 2 laying a 5D
+    visits = [replace(_visit("B", 6.75, 10), brought_card=brought[0]), replace(_visit("A", 7.03, 2), brought_card=brought[1])]
+    assert who_laid_top(visits, [10, 2], holders=set(), joint_owner=None) == laid_by
+
+
+def test_a_hand_passing_with_its_card_that_never_lay_over_the_new_one_did_not_lay_it():
+    # a pile's hershey game: B lifted its card back (4 frames over what now shows), A's arm passed over the
+    # pile with the card it laid on the other pile a moment later
+    visits = [_visit("B", 9.36, 5), replace(_visit("A", 9.81, 3), brought_card=True)]
+    assert who_laid_top(visits, [4, 0], holders=set(), joint_owner=None, reached_on=[True, True]) == 0
+
+
+def test_one_hand_touching_a_pile_twice_brought_a_card_if_either_touch_did():
+    first, second = _visit("A", 2.158), replace(_visit("A", 2.19), brought_card=True)
+    assert one_per_hand([first, second])[0].brought_card
+
+
 @pytest.mark.parametrize("other_pile, passing", [
     ([("A", 0.10 + REACHING_ON_SECONDS - 0.01)], [True, False]),  # A touched the other pile just after
     ([("A", 0.10 + REACHING_ON_SECONDS + 0.01)], [False, False]),  # too late: a card of its own laid there later

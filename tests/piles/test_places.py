@@ -321,6 +321,47 @@ def test_a_card_laid_while_the_other_hand_races_for_the_pile_is_the_outline_the_
     assert tracker.signed_distance(b_hand) > 32.0
 
 
+def test_a_hand_that_brought_a_card_is_told_from_one_that_came_empty_and_took_the_top_card_away():
+    """A hand seen with a card as it touched the pile brought it; one that came empty and left with the
+    pile's top card (a take-back) brought none, though a card is seen in it on the way back."""
+    tracker, visit, _ = _lay_on_bare_place(lambda view, centre_y: _card_in_hand(view, centre_y))
+    assert visit.brought_card
+
+    zone = RectMM.around((150, 150), 110, 130)
+    tracker = PlaceTracker(("spit_pile", None, 0), zone, PX_PER_MM, VIEW, nominal_card=RectMM.around((150, 150), 63, 88))
+    table = np.full(VIEW + (3,), TABLE_GREY, np.uint8)
+    with_card = table.copy()
+    draw_card(with_card, (150, 150), 0.0, (20, 20, 20))
+    assert len(settle(tracker, with_card, 0)) == 1
+    reaches = [40, 70, 100, 120, 120]  # the empty hand's fingertips (row), from A's edge, onto the card
+    away = [150, 120, 90, 60]          # then the card, held, carried back towards A
+    changes = []
+    for number, row in enumerate(reaches + away + [None] * (SETTLE_FRAMES + 3)):
+        frame = 10 + number
+        view = with_card.copy() if number < len(reaches) else table.copy()
+        owned = {"A": np.zeros(VIEW, np.uint8), "B": np.zeros(VIEW, np.uint8)}
+        carried = {"A": np.zeros(VIEW, np.uint8), "B": np.zeros(VIEW, np.uint8)}
+        if number < len(reaches):
+            owned["A"][0:row, 135:165] = 1
+        elif row is not None:
+            owned["A"], carried["A"] = _card_in_hand(view, row)
+        change = tracker.step(view, owned, frame, frame * PERIOD, PERIOD, carried, card_paper(view))
+        if change is not None:
+            changes.append(change)
+    (change,) = changes
+    (visit,) = change.visits
+    assert visit.touch is not None and not visit.brought_card
+
+
+def _card_in_hand(view, centre_y):
+    """A face-up card at (150, centre_y) held by A's hand, its arm from A's edge: (the hand's mask, the card seen in it)."""
+    draw_card(view, (150, centre_y), 0.0, (20, 20, 20))
+    hand = np.zeros(VIEW, np.uint8)
+    hand[: max(1, int(centre_y - CARD_HEIGHT_MM / 2) + 1), 140:160] = 1
+    hand |= card_paper(view)
+    return hand, hand & card_paper(view)
+
+
 def _slaps_on_one_pile(first_on_pile: bool, stop: int = 90):
     """B's hand slapped flat on the pile; A's hand comes down on it a moment later and stops there, just
     off the pile's outline (what lies over the pile is B's hand): its fingertips at row `stop`, the pile's

@@ -1,0 +1,112 @@
+"""Every hard condition at once: `python -m benchmarks.all_at_once [--keep DIR] [--models DIR] [--quick]`.
+
+Each of the other benchmarks changes one thing against the suite: a deck the models never saw, a steep
+camera, hands in parallax, a lamp, a codec, a clip that opens mid-game, players racing. A game brought to
+the referee has them all together. These games are: players racing for piles (as `touch_order`), dealt
+in a deck the face classifier never trained on (`hershey`, `svg:dondorf`), seen by a camera tilted 20-35
+degrees from straight down at a heading of its own, hands and cards drawn where the camera sees them in
+the air (parallax), under a change of light (`referee_light`'s), and encoded as a phone or `ffmpeg -i`
+does (H.264, CRF 23, B-frames: `referee_codecs`). Each game is refereed whole and cut into CLIPS clips
+that open mid-game (`clip_openings`), encoded the same way. The seeds are used nowhere else, and nothing
+was tuned on them. Scored as `referee_accuracy` scores (each clip's plays of its first second apart too);
+results go to stdout and to benchmarks/results/all_at_once.json.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import pathlib
+import random
+import sys
+
+from benchmarks.clip_openings import CLIP_SECONDS, opening_second
+from benchmarks.referee_accuracy import cut_clip, run_game, summarise, write_report
+from benchmarks.referee_codecs import encoded_copy
+from benchmarks.referee_light import changed_copy, relight
+from benchmarks.rendered import game_folder, render_once
+from benchmarks.touch_order import racing_players
+
+#: (seed, fps, seconds, deck design, light): seeds used nowhere else
+GAMES = [(171, 30, 24.0, "hershey", "flicker"), (172, 60, 16.0, "svg:dondorf", "warm"),
+         (173, 30, 24.0, "svg:dondorf", "shadow"), (174, 60, 16.0, "hershey", "lean"),
+         (175, 30, 24.0, "hershey", "dimmed"), (176, 30, 24.0, "svg:dondorf", "leave")]
+QUICK_GAMES = [(171, 30, 12.0, "hershey", "flicker")]
+#: clips cut from each game, opening a little before one of its plays (as `clip_openings` picks them)
+CLIPS = 2
+CODEC = "h264"
+
+
+def camera_pose(seed: int) -> dict:
+    """The game's camera: tilted 20-35 degrees, from any side, 0.75-1.1 m up, the whole play area in the
+    picture (picked by the seed)."""
+    from referee.synth.camera import CameraPose, make_camera
+    from referee.table.layout import TableLayout
+
+    chance = random.Random(seed * 7919)
+    while True:
+        pose = {"tilt": round(chance.uniform(20.0, 35.0), 1), "heading": float(round(chance.uniform(0.0, 360.0))),
+                "height": float(round(chance.uniform(750.0, 1100.0)))}
+        camera = make_camera(CameraPose(roll=1.0, k1=-0.04, k2=0.01, **pose))
+        if all(0 <= x < camera.width and 0 <= y < camera.height for x, y in camera.corners_px(TableLayout())):
+            return pose
+
+
+def make_game_camera(seed: int):
+    """The camera of `camera_pose(seed)`."""
+    from referee.synth.camera import CameraPose, make_camera
+
+    return make_camera(CameraPose(roll=1.0, k1=-0.04, k2=0.01, **camera_pose(seed)))
+
+
+def render(folder: pathlib.Path, seed: int, fps: int, seconds: float, design: str) -> None:
+    """The racing game of `seed` in `design` through its camera, in parallax, into `folder` unless there."""
+    config, record = racing_players(fps)
+    render_once(folder, seed, fps, seconds, design, sim_config=config, camera=make_game_camera(seed), parallax=True,
+                record={**record, **camera_pose(seed), "parallax": True})
+
+
+def cut_points(truth: pathlib.Path, seed: int, seconds: float) -> list[float]:
+    """Where the clips open: 0.12-0.6 s before plays picked by the seed, after the first 3 s."""
+    chance = random.Random(seed)
+    plays = [json.loads(line) for line in truth.read_text().splitlines() if line.strip()]
+    plays = [row for row in plays if row["type"] in ("play", "spit") and 3.0 <= row["t"] <= seconds - CLIP_SECONDS]
+    picked = sorted(chance.sample(plays, min(CLIPS, len(plays))), key=lambda row: row["t"])
+    return [round(row["t"] - chance.uniform(0.12, 0.6), 2) for row in picked]
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--models", help="recognition models folder; default: the shipped models/")
+    parser.add_argument("--keep", type=pathlib.Path, default=None, help="keep the rendered games here and reuse them")
+    parser.add_argument("--quick", action="store_true", help="one short game and its clips")
+    parser.add_argument("--out", type=pathlib.Path, default=pathlib.Path(__file__).parent / "results" / "all_at_once.json")
+    args = parser.parse_args()
+    games, clips = [], []
+    for seed, fps, seconds, design, light in (QUICK_GAMES if args.quick else GAMES):
+        with game_folder(args.keep, f"seed{seed}_{fps}fps_{seconds:g}s") as folder:
+            render(folder, seed, fps, seconds, design)
+            lit = folder / f"light_{light}"
+            if not (lit / "video.mp4").exists():
+                changed_copy(folder, lit, lambda image, t, light=light: relight(image, light, t))
+            game = run_game(seed, fps, seconds, encoded_copy(lit, lit / f"encoded_{CODEC}", CODEC), args.models, use_labels=False)
+            game.update(light=light, **camera_pose(seed))
+            games.append(game)
+            print(json.dumps({key: game[key] for key in ("seed", "fps", "design", "light", "tilt", "true_card_events", "found", "extra",
+                                                         "all_right")}), flush=True)
+            for start in cut_points(lit / "truth.jsonl", seed, seconds):
+                clip_folder = encoded_copy(cut_clip(lit, start, CLIP_SECONDS), lit / f"clip_{start:g}s_{CODEC}", CODEC)
+                clip = run_game(seed, fps, CLIP_SECONDS, clip_folder, args.models, use_labels=False)
+                clip.update(starts_at=start, opening_second=opening_second(clip_folder))
+                clips.append(clip)
+                print(json.dumps({key: clip[key] for key in ("seed", "starts_at", "true_card_events", "found", "extra", "all_right",
+                                                             "opening_second")}), flush=True)
+    summary = {"games": summarise(games), "clips": summarise(clips),
+               "clips_opening_second": {key: sum(clip["opening_second"][key] for clip in clips)
+                                        for key in ("true", "found", "all_right", "extra")}}
+    write_report(args.out, summary, games, clips=clips)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -110,6 +110,12 @@ def who_laid_top(visits: Sequence[Visit], frames_holding: Sequence[int], *, hold
                                                        visits[number].frames_in_contact, number))
 
 
+def went_on(visit: Visit, other_pile_touches: Sequence[tuple[str, float]]) -> bool:
+    """Whether the hand of `visit` touched the other spit pile (`other_pile_touches`: (player, time) of its
+    touches) within REACHING_ON_SECONDS after touching this one."""
+    return any(player == visit.player and 0 < t - visit.touch.t <= REACHING_ON_SECONDS for player, t in other_pile_touches)
+
+
 def reaching_on(visits: Sequence[Visit], other_pile_touches: Sequence[tuple[str, float]]) -> list[bool]:
     """For each of `visits` (one pile's, in touch order), whether its hand touched the other spit pile
     (`other_pile_touches`: (player, time) of its touches) within REACHING_ON_SECONDS after touching this
@@ -119,8 +125,7 @@ def reaching_on(visits: Sequence[Visit], other_pile_touches: Sequence[tuple[str,
     players = {visit.player for visit in visits}
     if len(players) < 2:
         return [False] * len(visits)
-    return [any(player == visit.player and 0 < t - visit.touch.t <= REACHING_ON_SECONDS for player, t in other_pile_touches)
-            for visit in visits]
+    return [went_on(visit, other_pile_touches) for visit in visits]
 
 
 def unseen_joint_owner(visits: Sequence[Visit], joint_owner: str | None) -> str | None:

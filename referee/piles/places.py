@@ -52,6 +52,9 @@ BLIND_PAPER = 0.8
 RECHECK_FRAMES = 15
 #: The band (mm) outside a place's outline where a card carried onto its white top cannot be told from it.
 HIDDEN_EDGE_MM = 4.0
+#: A hand lying this deep over a pile (a share of the pile's own depth, its half width) holds its card over
+#: the pile, however short of it the card's edge is seen (`PlaceTracker._over_the_middle`).
+OVER_THE_MIDDLE = 0.8
 #: How far (mm) around the place a hand is followed to time its approach.
 APPROACH_MARGIN_MM = 60.0
 #: A hidden card's approach counts as ending on the pile only if the hand is then within this many mm
@@ -147,6 +150,8 @@ class Visit:
     #: come to lay one, not to slap, take one back or square the pile (after the touch, `card_seen` may be
     #: the card a hand takes away)
     brought_card: bool = False
+    #: whether a card was seen in the hand before the hand lay over the middle of the place (`_over_the_middle`)
+    card_on_its_way: bool = False
     #: frames running it has lain still on the other player's hand over the place (`_on_the_other_hand`),
     #: and when it came down there
     on_hand: int = 0
@@ -206,6 +211,7 @@ class PlaceTracker:
         self._distance_outside = cv2.distanceTransform(outside, cv2.DIST_L2, cv2.DIST_MASK_PRECISE) / self.px_per_mm
         self._distance_inside = cv2.distanceTransform(self.footprint.astype(np.uint8), cv2.DIST_L2, cv2.DIST_MASK_PRECISE) / self.px_per_mm
         self._near_footprint = self._distance_outside < HIDDEN_EDGE_MM
+        self._depth = float(self._distance_inside.max()) if self.footprint.any() else 0.0
 
     def set_footprint(self, footprint: np.ndarray) -> None:
         self.footprint = footprint if footprint.any() else self.nominal.copy()
@@ -238,7 +244,20 @@ class PlaceTracker:
                 pieces = _pieces(edge, CARD_PIECE_MM2 * self.px_per_mm ** 2)
                 if pieces.any():
                     local, card_seen = pieces, True
-        return self._distance(local), card_seen, front, carried
+        distance = self._distance(local)
+        reach = None
+        if card_seen and distance > 0 and self._over_the_middle(hand[self.rows, self.cols] > 0):
+            # the card's edge seen short of the pile while the hand holding it lies over the pile's middle:
+            # the card ahead of the fingers is over the pile, its edge lost on the pile's white top (a video
+            # codec smears a white card into a white top); the hand's reach is the measure of an approach
+            reach = min(distance, self._distance(hand[self.rows, self.cols] > 0))
+        return distance, card_seen, front, carried, reach
+
+    def _over_the_middle(self, hand: np.ndarray) -> bool:
+        """Whether `hand` (bool, the padded crop) lies over the middle of the footprint: as deep inside its
+        outline as OVER_THE_MIDDLE of the footprint's own depth."""
+        overlap = hand & self.footprint
+        return bool(overlap.any()) and float(self._distance_inside[overlap].max()) >= OVER_THE_MIDDLE * self._depth
 
     def _within_reach(self, box: tuple[int, int, int, int] | None) -> bool:
         if box is None or box[2] == 0:
@@ -284,10 +303,16 @@ class PlaceTracker:
                     if visit.touch is not None or visit.frames_in_contact:
                         self._outline_due = frame + LAID_OUTLINE_FRAMES
                 continue
-            distance, card_seen, front, carried_here = measured
+            distance, card_seen, front, carried_here, reach = measured
             busy = True
             if visit is None:
                 visit = self.visits[player] = Visit(player, frame)
+            if reach is not None and visit.card_on_its_way and visit.touch is None and not visit.frames_in_contact:
+                # a card seen in the hand on its way, brought over the pile, its edge lost on the pile's white top
+                # (not a hand hovering over the pile to slap it, the card just laid there taken for one it holds)
+                distance = reach
+            if card_seen and reach is None:
+                visit.card_on_its_way = True
             if carried_here is not None:
                 visit.cards.append((frame, t, carried_here))
                 while visit.cards[0][1] < t - CARD_SECONDS_KEPT:

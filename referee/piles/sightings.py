@@ -47,7 +47,9 @@ class PileTouched:
     rest there (a slap landing), else when it first overlapped the pile. `through_hand`: it came down on
     the other player's hand lying on the pile (a slap on the same pile, or a hand waiting its turn), and
     never touched the pile itself. `on_hand`: (t, frame, error) when a hand that did touch the pile once
-    the other hand had gone came down on that hand first (where a second slap lands)."""
+    the other hand had gone came down on that hand first (where a second slap lands). `went_on`: the same
+    hand touched the other spit pile next, within `owners.REACHING_ON_SECONDS` (an arm reaching across this
+    pile to the other, whose card there may still be waiting to be named under a later one)."""
 
     t: float
     frame: int
@@ -56,6 +58,7 @@ class PileTouched:
     error: float
     through_hand: bool = False
     on_hand: tuple[float, int, float] | None = None
+    went_on: bool = False
 
 
 @dataclass(frozen=True)

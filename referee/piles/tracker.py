@@ -33,7 +33,7 @@ from referee.piles.covered import RESOLVE_SECONDS, STOCK_WAIT_SECONDS, CoveredCa
 from referee.piles.hands import PLAYERS, HandTracker
 from referee.piles.layout_fit import MOVE_MM, fit_layout
 from referee.piles.opening import Opening
-from referee.piles.owners import joint_owners, one_per_hand, reaching_on, stock_holders, unseen_joint_owner, who_laid_top
+from referee.piles.owners import joint_owners, one_per_hand, reaching_on, stock_holders, unseen_joint_owner, went_on, who_laid_top
 from referee.piles.places import APPROACH_MARGIN_MM, SETTLE_FRAMES, PlaceChange, PlaceTracker, Visit
 from referee.piles.quiet import QUIET_SECONDS, QuietTable
 from referee.piles.reading import MIN_CONFIDENCE, Reading, TableColour, TopCardNamer, card_coloured, card_gone, namer_at, read_place
@@ -618,7 +618,9 @@ class TableTracker:
             # a hand that laid nothing (a slap) is timed where it came to rest: it lands flat, and its outline
             # crosses the pile's well before the palm lands
             landed = [self.places[place].resting_touch(v, self.period) or v.touch for v in visits]
-            touched = [PileTouched(when.t, when.frame, place.index, v.player, when.error, on_hand=_first_on_hand(v, when))
+            other_pile = self._touches_at(1 - place.index)
+            touched = [PileTouched(when.t, when.frame, place.index, v.player, when.error, on_hand=_first_on_hand(v, when),
+                                   went_on=went_on(v, other_pile))
                        for v, when in zip(visits, landed)]
             hands = {v.player for v in visits}
             touched += [PileTouched(v.through_hand.t, v.through_hand.frame, place.index, v.player, v.through_hand.error, through_hand=True)
@@ -650,11 +652,18 @@ class TableTracker:
             card, confidence = self._snapshot_card(visit)
             if (card is not None and card == previous.card and confidence >= MIN_CONFIDENCE
                     and self._layout_read_at.get(place, -1) < visit.touch.frame):
-                # its snapshot shows the top the pile had before: the hand laid nothing here (an arm passing
-                # over on its way to the other pile), and the card its stock lost lies elsewhere (unless that
-                # top was read with the layout after the hand's touch: then it may be the hand's own card)
-                continue
-            if card == reading.card:  # its snapshot shows the top laid by the other hand: only its stock can tell
+                if card.suit is not None:
+                    # its snapshot shows the top the pile had before: the hand laid nothing here (an arm passing
+                    # over on its way to the other pile), and the card its stock lost lies elsewhere (unless that
+                    # top was read with the layout after the hand's touch: then it may be the hand's own card)
+                    continue
+                # named by its rank alone it says too little (a `K?` before and a `K?` now may be a red king
+                # and the red queen the other hand laid over this hand's card, read in its first blur): only
+                # its stock can tell
+                card, confidence = None, 0.0
+            if card is not None and reading.card is not None and same_card(card, reading.card):
+                # its snapshot shows the top laid by the other hand (a `J?` read in its first blur for the `JC`
+                # now on top): only its stock can tell
                 card, confidence = None, 0.0
             self.covered.cover(Arrival(visit.touch.t, visit.touch.frame, place.index, visit.player, card,
                                        visit.touch.error, confidence * 0.5, arm=_arm_offset(visit), under=True), frame.t)

@@ -128,8 +128,23 @@ class RefereeSession:
                 self._hold(other.t, replace(item, t=other.t, frame=other.frame))
                 t, item = item.t, replace(other, t=item.t, frame=item.frame)
             t = max(t, self._last_t)  # a late sighting keeps the log in order of t
+            if isinstance(item, Arrival):
+                out.extend(self._taken_back_before(item))
             out.extend(self._rule(t, item))
         return out
+
+    def _taken_back_before(self, arrival: Arrival) -> list[Event]:
+        """A stock seen later showing the card lifted back off the top of the pile `arrival` lands on,
+        before it touched (the other player's card laid at once: the pile never showed the card under it
+        again, and the stock settled with the card back only after): that take-back ruled first, so the
+        arrival is judged on the card it landed on."""
+        for entry in sorted(self._queue):
+            seen = entry[2]
+            if isinstance(seen, StockSeen) and self.translator.takes_back_before(seen, self.engine.state, arrival):
+                self._queue.remove(entry)
+                heapq.heapify(self._queue)
+                return self._rule(self._last_t, seen)
+        return []
 
     def _touch_to_come_too_close(self, first: object, touches: dict[int, float]) -> bool:
         """A card landing with a touch of its pile still to be judged just after it, too close to tell

@@ -268,6 +268,16 @@ class Translator:
         their stocks, where their hand just was: lifted back off the pile, though the pile may never have
         shown the card under it again (the other player's next card laid on it at once). Also once that
         next card ended the round or the players stalled: the card was lifted before, and is called."""
+        found = self._take_back(sighting, state)
+        if found is None:
+            return None
+        number, taken_back = found
+        del self._played[number]
+        return taken_back
+
+    def _take_back(self, sighting: StockSeen, state: EngineState) -> tuple[int, CardTakenBack] | None:
+        """`_taken_back_to_stock`'s take-back, and the card laid it lifts (its place in `_played`), without
+        taking the card out of those laid."""
         card = sighting.reading.card
         if (not sighting.visited or card is None
                 or state.phase not in (GamePhase.PLAYING, GamePhase.STALLED, GamePhase.ROUND_OVER)):
@@ -284,10 +294,25 @@ class Translator:
             return None
         if not laid_lately:
             return None
-        t, player, pile, laid = self._played.pop(laid_lately[-1])  # the latest such card
+        t, player, pile, laid = self._played[laid_lately[-1]]  # the latest such card
         # it left the pile before the hand brought it back (when it reached the stock)
         back = next((at for at in (sighting.reached_at, sighting.turned_at) if at is not None), sighting.t)
-        return CardTakenBack(max(t, back), player, pile, laid, to_stock=sighting.slot, frame=sighting.frame)
+        return laid_lately[-1], CardTakenBack(max(t, back), player, pile, laid, to_stock=sighting.slot, frame=sighting.frame)
+
+    def takes_back_before(self, sighting: StockSeen, state: EngineState, arrival: Arrival) -> bool:
+        """Whether `sighting` (a stock seen later) shows a card lifted back off the top of the pile `arrival`
+        lands on before it touched: the take-back is to be ruled first, so that the card lands on the one
+        under it (seen back on the stock only once the other player's next card had been laid)."""
+        if state.phase is not GamePhase.PLAYING:
+            return False
+        found = self._take_back(sighting, state)
+        if found is None:
+            return False
+        taken_back = found[1]
+        return (taken_back.pile == arrival.pile and taken_back.t < arrival.t
+                and state.pile_tops[arrival.pile] is not None and taken_back.card == state.pile_tops[arrival.pile]
+                # the card itself read under the hand lifting it is no card laid after it
+                and not (arrival.card is not None and same_card(arrival.card, taken_back.card)))
 
     def _arrival_observations(self, sighting: Arrival, state: EngineState, coming: Sequence[Sighting] = ()):
         if sighting.card is None:
@@ -565,9 +590,11 @@ class Translator:
         laid += [seen.t for seen in coming if isinstance(seen, Arrival) and seen.player == player]
         if any(abs(t - sighting.t) <= STOCK_AHEAD_SECONDS for t in laid):
             return [], None  # the same hand laid a card just before or after: it touched this pile passing
-        if any(isinstance(seen, PileTouched) and seen.player == player and seen.pile != sighting.pile
-               and 0 < seen.t - sighting.t <= PASSING_SECONDS for seen in coming):
-            return [], None  # it went on to the other pile: an arm reaching across lays its card on the far one
+        if sighting.went_on or any(isinstance(seen, PileTouched) and seen.player == player and seen.pile != sighting.pile
+                                   and 0 < seen.t - sighting.t <= PASSING_SECONDS for seen in coming):
+            # it went on to the other pile: an arm reaching across lays its card on the far one (where it may lie
+            # under the other player's card, still to be named by the card that left this player's stock)
+            return [], None
         left = self._unplayed_departures(sighting, player, state, coming, nor_moved=True)
         if len(left) != 1:
             return [], None

@@ -337,9 +337,14 @@ class PlayRules:
         owner = owner or player
         if obs.to_stock is not None:
             kind, slot = "stock", obs.to_stock
-        if kind == "unknown":
+        if kind == "unknown" and not self.config.camera_tolerant:
             raise ObservationError(f"{describe(obs)}: where {obs.card} came from is not known; give to_stock")
         events = [self._event(EventType.VIOLATION, obs, player=player, kind="take_back")]
+        if kind == "unknown":
+            # [camera reading] laid before the camera saw where it came from (a clip that opens as it is laid):
+            # it leaves the pile, and the stock it goes back to is seen when that stock next settles
+            events.append(self._event(EventType.NOTICE, obs, message=f"{obs.card} lifted back off spit pile {obs.pile} to a "
+                                                                      "stock not known yet"))
         if self._phase is GamePhase.ROUND_OVER:
             return events  # the round's end stands; the card is called, not counted back
         lifted = obs.card if obs.card.suit else pile.cards[at]
@@ -351,6 +356,8 @@ class PlayRules:
         table = self._players[owner]
         if kind == "spit":
             table.spit_count += 1
+        elif kind == "unknown":
+            self._seen.discard(lifted)  # in the hand, face up nowhere the engine knows: seen again where it is put
         else:
             while len(table.stocks) <= slot:
                 table.stocks.append(Stock())

@@ -7,7 +7,7 @@ import pytest
 
 from referee.piles.owners import (FOUND_AGAIN_SECONDS, JOINT_HOLDER_SURE, JOINT_SECONDS, REACHING_ON_SECONDS, SAME_HAND_SECONDS,
                                    joint_owners, one_per_hand, reaching_on, stock_holders, unseen_joint_owner,
-                                   who_laid_top)
+                                   went_on, who_laid_top)
 from referee.piles.places import APPROACH_MARGIN_MM, PlaceChange, PlaceTracker, Visit
 from referee.piles.touch import TouchEstimate
 from referee.piles.zones import Place, all_places
@@ -106,6 +106,16 @@ def test_a_hand_passing_with_its_card_that_never_lay_over_the_new_one_did_not_la
 def test_one_hand_touching_a_pile_twice_brought_a_card_if_either_touch_did():
     first, second = _visit("A", 2.158), replace(_visit("A", 2.19), brought_card=True)
     assert one_per_hand([first, second])[0].brought_card
+
+
+@pytest.mark.parametrize("other_pile, gone_on", [
+    ([("B", 1.05)], True),                              # B's hand touched the other pile just after
+    ([("B", 1.0 + REACHING_ON_SECONDS + 0.01)], False),  # too late: a card of its own laid there later
+    ([("B", 0.95)], False),                             # before: it came from there
+    ([("A", 1.05)], False),                             # the other player's hand
+])
+def test_a_hand_went_on_to_the_other_pile_when_it_touched_it_just_after(other_pile, gone_on):
+    assert went_on(_visit("B", 1.0), other_pile) is gone_on
 
 
 @pytest.mark.parametrize("other_pile, passing", [

@@ -353,6 +353,30 @@ def test_a_hand_that_brought_a_card_is_told_from_one_that_came_empty_and_took_th
     assert visit.touch is not None and not visit.brought_card
 
 
+@pytest.mark.parametrize("edge_lost", [False, True])
+def test_a_card_whose_edge_is_lost_on_the_pile_s_white_top_touches_when_the_hand_lies_over_the_pile_s_middle(edge_lost):
+    """A white card carried onto a white top: on H.264 video its part over the pile may not stand out at all,
+    and its edge is seen stopping at the pile's outline while the hand holding it covers the pile (the
+    racing games' seed 125: the card went unruled). The hand's reach is then what touched."""
+    zone = RectMM.around((150, 150), 110, 130)
+    tracker = PlaceTracker(("spit_pile", None, 0), zone, PX_PER_MM, VIEW, nominal_card=RectMM.around((150, 150), 63, 88))
+    view = np.full(VIEW + (3,), TABLE_GREY, np.uint8)
+    draw_card(view, (150, 150), 0.0, (20, 20, 20))
+    assert len(settle(tracker, view, 0)) == 1
+    top = 106  # the pile's outline nearest A, row (1 px a mm)
+    # (the hand's reach, the rows of the card seen in it) from A's edge, frame by frame
+    steps = [(40, (8, 38)), (80, (48, 78)), (170 if edge_lost else 130, (60, 104) if edge_lost else (98, 128))]
+    for number, (reach, (card_from, card_to)) in enumerate(steps):
+        owned = {"A": np.zeros(VIEW, np.uint8), "B": np.zeros(VIEW, np.uint8)}
+        carried = {"A": np.zeros(VIEW, np.uint8), "B": np.zeros(VIEW, np.uint8)}
+        owned["A"][0:reach, 115:185] = 1
+        carried["A"][card_from:card_to, 118:181] = 1
+        tracker.step(view, owned, 10 + number, (10 + number) / 30, 1 / 30, carried, card_paper(view))
+    visit = tracker.visits["A"]
+    assert visit.touch is not None and 11 / 30 < visit.touch.t < 12 / 30
+    assert card_to <= top or not edge_lost
+
+
 def _card_in_hand(view, centre_y):
     """A face-up card at (150, centre_y) held by A's hand, its arm from A's edge: (the hand's mask, the card seen in it)."""
     draw_card(view, (150, centre_y), 0.0, (20, 20, 20))

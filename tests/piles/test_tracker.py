@@ -440,6 +440,79 @@ class SuitLosingNamer(ColourNamer):
         return card, confidence
 
 
+class BlurringNamer(ColourNamer):
+    """Reads `card` whole the first time it is asked once `armed`, and by its rank alone after."""
+
+    def __init__(self, card: str) -> None:
+        super().__init__()
+        self.card, self.armed, self.seen = Card.parse(card), False, 0
+
+    def name_top_card(self, image):
+        card, confidence = super().name_top_card(image)
+        if card == self.card and self.armed:
+            self.seen += 1
+            if self.seen > 1:
+                return Card(card.rank, None), confidence
+        return card, confidence
+
+
+def test_a_covered_hand_whose_snapshot_shows_the_new_top_by_its_rank_is_left_to_its_stock():
+    # seed 171 of `all_at_once`: B's hand lifted its 10C back as A laid JC; B's snapshot, as its hand left,
+    # read A's JC in its first blur as `J?`. Taken for B's own card, it was ruled as B laying a jack
+    table = laid_out()
+    view = TableView(PlainCalibration(), (800, 600), 0.5, IMAGE_SIZE)
+    namer = BlurringNamer("JH")
+    tracker = TableTracker(view, namer, fps=FPS)
+    rng = np.random.default_rng(1)
+    for index in range(15):  # the layout is read
+        tracker.step(Frame(index, index / FPS, table.frame(index / FPS, rng)))
+    pile = Place("spit_pile", 1)
+    place = tracker.places[pile]
+    table.lay(Card.parse("JH"), LAYOUT.spit_pile_centre(1), t_from=1.0)
+    after = table.frame(1.5)
+    namer.armed = True  # the pile read whole as it settles, B's snapshot of the same card by its rank
+    b_lifting = Visit("B", 20, touch=TouchEstimate(0.70, 21, 0.01), frames_in_contact=8,
+                      snapshot=view.crop(after, place.rect, READ_PX_PER_MM))
+    a_laying = Visit("A", 25, touch=TouchEstimate(0.98, 30, 0.01), frames_in_contact=4, brought_card=True,
+                     snapshot=view.crop(after, place.rect, READ_PX_PER_MM))
+    change = PlaceChange(place.place, 45, 1.5, True, (b_lifting, a_laying), place.footprint.copy(), place.padded)
+    sightings = tracker._judge([(pile, change)], Frame(45, 1.5, after))
+    sightings += tracker._name_covered(3.0)
+    assert namer.seen >= 2
+    assert [(s.player, str(s.card)) for s in sightings if isinstance(s, Arrival)] == [("A", "JH")]
+    assert [(s.player, s.pile) for s in sightings if isinstance(s, PileTouched)] == [("B", 1)]
+
+
+@pytest.mark.parametrize("by_rank_alone, expected", [
+    (False, [("A", "JH")]),               # B's snapshot shows the 9C that lay there: B's arm passed over the pile
+    (True, [("B", "8D"), ("A", "JH")]),   # it shows `9?` where `9?` lay: too little to say; B's stock lost an 8D
+])
+def test_a_snapshot_read_by_rank_alone_as_the_top_before_leaves_the_hand_to_its_stock(by_rank_alone, expected):
+    # seed 171 of `all_at_once`: B laid its AS on the pile, A's QH over it at once; B's snapshot, as its hand
+    # left, read the QH in its first blur as `K?`, the spit `K?` there before: B's card went unruled
+    table = laid_out()
+    view = TableView(PlainCalibration(), (800, 600), 0.5, IMAGE_SIZE)
+    namer = SuitLosingNamer("9C")
+    namer.blurred = by_rank_alone
+    tracker = TableTracker(view, namer, fps=FPS)
+    rng = np.random.default_rng(1)
+    for index in range(15):  # the layout is read
+        tracker.step(Frame(index, index / FPS, table.frame(index / FPS, rng)))
+    pile = Place("spit_pile", 1)
+    place = tracker.places[pile]
+    before = view.crop(table.frame(0.5), place.rect, READ_PX_PER_MM)
+    table.lay(Card.parse("JH"), LAYOUT.spit_pile_centre(1), t_from=1.0)
+    after = table.frame(1.5)
+    tracker.covered.left_stock("B", 0.9, Card.parse("8D"), 0.4)
+    b_laying = Visit("B", 20, touch=TouchEstimate(0.70, 21, 0.01), frames_in_contact=3, snapshot=before)
+    a_laying = Visit("A", 25, touch=TouchEstimate(0.98, 30, 0.01), frames_in_contact=4,
+                     snapshot=view.crop(after, place.rect, READ_PX_PER_MM))
+    change = PlaceChange(place.place, 45, 1.5, True, (b_laying, a_laying), place.footprint.copy(), place.padded)
+    sightings = tracker._judge([(pile, change)], Frame(45, 1.5, after))
+    sightings += tracker._name_covered(3.0)
+    assert [(s.player, str(s.card)) for s in sightings if isinstance(s, Arrival)] == expected
+
+
 @pytest.mark.parametrize("suit_first", [False, True])
 def test_the_card_on_top_read_again_with_or_without_its_suit_is_a_touch_not_a_card_laid(suit_first):
     # pile 1's 9C read as `9?` (or as 9C, and `9?` under the hand's next visit): an arm passes over it (seen

@@ -234,8 +234,8 @@ def test_a_stock_top_seen_leaving_is_not_taken_for_a_card_it_lands_as_later():
     assert [play for play in plays(referee_with_hindsight(sightings)) if play[2] != "2?"] == [("A", 0, "4H", "5S", True)]
 
 
-def touched(t=1.0, pile=0, player="A"):
-    return PileTouched(t, int(t * 30), pile, player, 0.01)
+def touched(t=1.0, pile=0, player="A", went_on=False):
+    return PileTouched(t, int(t * 30), pile, player, 0.01, went_on=went_on)
 
 
 @pytest.mark.parametrize("extra, expected", [
@@ -253,6 +253,14 @@ def test_a_pile_touched_and_read_as_before_is_named_by_the_stock_its_player_lost
     opening = layout_read((card("QS"), card("JH")), a="QD QC AC KD -", b="JD KC 5D 4H 3C")
     sightings = sorted([opening, touched()] + extra, key=lambda sighting: sighting.t)
     assert plays(referee_with_hindsight(sightings)) == expected
+
+
+def test_a_pile_touched_by_a_hand_that_went_on_to_the_other_pile_is_not_named_by_the_stock_it_lost():
+    # the tracker saw A's hand touch the other pile just after (its card there lies under B's, still to be
+    # named by the same KD that left A's stock): the arm passed over this pile
+    opening = layout_read((card("QS"), card("JH")), a="QD QC AC KD -", b="JD KC 5D 4H 3C")
+    sightings = [opening, touched(went_on=True), StockSeen(1.2, 36, "A", 3, BACK, card("KD"), True)]
+    assert plays(referee_with_hindsight(sightings)) == []
 
 
 def test_the_session_holds_a_pile_touched_in_play_until_the_stocks_are_seen_again():

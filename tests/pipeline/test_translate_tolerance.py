@@ -487,6 +487,31 @@ def test_a_card_seen_back_on_its_players_stock_was_taken_back_though_the_pile_ne
     assert not [e for kind, e in events if kind == "notice" and "already seen" in e["message"]]
 
 
+@pytest.mark.parametrize("after, expected", [
+    # B's 6H laid at once: judged on the 5S
+    (("B", "6H"), [("play", "A", "9D", "5S", False), ("violation", "A", None, None, None), ("play", "B", "6H", "5S", True)]),
+    # the 9D itself read under A's hand lifting it: no card laid (seed 123's racing game on H.264)
+    (("A", "9D"), [("play", "A", "9D", "5S", False), ("violation", "A", None, None, None)]),
+])
+def test_a_take_back_seen_on_the_stock_after_the_next_card_landed_is_ruled_before_it(after, expected):
+    # A lays 9D on 5S (illegal) and lifts it back; B's 6H lands at once. A's stock settles showing the 9D
+    # back before B's card is ruled (the pile waited for the hands): the take-back goes first, and the 6H
+    # lands on the 5S (`all_at_once` seed 173: A's 6H ruled illegal on B's 9H, lifted back before it)
+    script = {0: [layout_read((card("5S"), card("KC")), a="2H 9D 5D JC KH", b="3C 6H 10S QS AH")],
+              30: [arrival(1.0, 0, "A", "9D")], 36: [StockSeen(1.2, 36, "A", 1, BACK, card("9D"), True, turned_at=1.1)],
+              51: [StockSeen(1.7, 51, "A", 1, card("9D"), BACK, True, turned_at=1.5, reached_at=1.35)],
+              52: [arrival(1.5, 0, *after)]}
+    engine = RulesEngine(RulesConfig())
+    session = RefereeSession(ScriptedTracker(script), engine, None)
+    image = np.zeros((4, 4, 3), np.uint8)
+    for index in range(90):
+        session.process(Frame(index, index / 30, image))
+    session.finish()
+    ruled = [(e.type.value, e.get("player"), e.get("card") and str(e["card"]), e.get("on") and str(e["on"]), e.get("legal"))
+             for e in session.events if e.type.value in ("play", "violation")]
+    assert ruled == expected
+
+
 def test_a_card_seen_on_a_stock_no_hand_went_to_is_no_take_back():
     events, _, _ = _racing_take_back(visited=False)
     assert not [e for kind, e in events if kind == "violation"]

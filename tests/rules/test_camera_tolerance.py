@@ -374,3 +374,20 @@ def test_a_card_landing_as_the_last_stock_card_ends_the_round_is_a_play_unless_s
     strict = table(b="- - - - AH", piles="4C KD")
     strict_events = [event for observation in observations for event in strict.observe(observation)]
     assert [e["kind"] for e in of_type(strict_events, "violation")] == ["play_after_round_end"]
+
+
+def test_a_card_of_unknown_origin_lifted_back_leaves_the_pile_for_a_stock_seen_later_for_the_camera():
+    # a clip opens as B lays AS on the QC (its stock never seen): lifted back, it leaves the pile; which stock
+    # it went to shows when that stock settles (`all_at_once` seed 171's clip: the take-back was refused, the
+    # AS stayed on the pile, and the stall after it was called a second late)
+    observations = [CardLanded(1.0, "B", 0, "AS"), CardTakenBack(1.4, None, 0, "AS")]
+    camera = table(b="3C 6D 10S QS -", piles="QC 8H", config=RulesConfig().for_camera())
+    events = [event for observation in observations for event in camera.observe(observation)]
+    assert [(e.type.value, e.get("player"), e.get("kind")) for e in events if e.type.value != "notice"] == [
+        ("play", "B", None), ("violation", "B", "take_back")]
+    assert camera.state.pile_tops[0] == Card.parse("QC") and Card.parse("AS") not in camera.state.seen
+    assert [stock.top for stock in camera.state.players["B"].stocks][:4] == [Card.parse(c) for c in ("3C", "6D", "10S", "QS")]
+    strict = table(b="3C 6D 10S QS -", piles="QC 8H")
+    with pytest.raises(ObservationError):
+        for observation in observations:
+            strict.observe(observation)

@@ -20,7 +20,7 @@ import pathlib
 import random
 import sys
 
-from benchmarks.clip_openings import CLIP_SECONDS, opening_second
+from benchmarks.clip_openings import CLIP_SECONDS, cut_points, opening_second
 from benchmarks.referee_accuracy import cut_clip, run_game, summarise, write_report
 from benchmarks.referee_codecs import encoded_copy
 from benchmarks.referee_light import changed_copy, relight
@@ -66,15 +66,6 @@ def render(folder: pathlib.Path, seed: int, fps: int, seconds: float, design: st
                 record={**record, **camera_pose(seed), "parallax": True})
 
 
-def cut_points(truth: pathlib.Path, seed: int, seconds: float) -> list[float]:
-    """Where the clips open: 0.12-0.6 s before plays picked by the seed, after the first 3 s."""
-    chance = random.Random(seed)
-    plays = [json.loads(line) for line in truth.read_text().splitlines() if line.strip()]
-    plays = [row for row in plays if row["type"] in ("play", "spit") and 3.0 <= row["t"] <= seconds - CLIP_SECONDS]
-    picked = sorted(chance.sample(plays, min(CLIPS, len(plays))), key=lambda row: row["t"])
-    return [round(row["t"] - chance.uniform(0.12, 0.6), 2) for row in picked]
-
-
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--models", help="recognition models folder; default: the shipped models/")
@@ -94,7 +85,7 @@ def main() -> int:
             games.append(game)
             print(json.dumps({key: game[key] for key in ("seed", "fps", "design", "light", "tilt", "true_card_events", "found", "extra",
                                                          "all_right")}), flush=True)
-            for start in cut_points(lit / "truth.jsonl", seed, seconds):
+            for start in cut_points(lit / "truth.jsonl", seed, seconds, CLIPS):
                 clip_folder = encoded_copy(cut_clip(lit, start, CLIP_SECONDS), lit / f"clip_{start:g}s_{CODEC}", CODEC)
                 clip = run_game(seed, fps, CLIP_SECONDS, clip_folder, args.models, use_labels=False)
                 clip.update(starts_at=start, opening_second=opening_second(clip_folder))

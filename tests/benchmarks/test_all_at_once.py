@@ -33,6 +33,6 @@ def test_the_games_cover_both_frame_rates_and_both_unseen_decks_on_seeds_no_othe
 def test_clips_open_a_little_before_a_play_after_the_first_seconds(tmp_path):
     truth = tmp_path / "truth.jsonl"
     truth.write_text("\n".join('{"type": "play", "t": %.2f}' % t for t in (1.0, 4.0, 6.5, 9.0, 20.0)) + "\n")
-    starts = all_at_once.cut_points(truth, 171, 24.0)
+    starts = clip_openings.cut_points(truth, 171, 24.0, all_at_once.CLIPS)
     assert len(starts) == all_at_once.CLIPS and starts == sorted(starts)
     assert all(any(0.12 <= t - start <= 0.6 for t in (4.0, 6.5, 9.0)) for start in starts)

@@ -403,27 +403,15 @@ def test_a_card_laid_as_the_clip_begins_is_part_of_the_layout_and_one_laid_after
     assert [(s.player, str(s.card)) for s in sightings[1:]] == ([] if laid_before else [("B", "10H")])
 
 
-def test_a_hand_that_left_a_pile_as_it_was_laid_nothing_there():
-    # racing: B's arm crossed pile 1 on its way to pile 0 and was gone before A laid JH on pile 1; the pile
-    # settles once, with both hands' touches. B's snapshot, taken as its hand left, shows 9C still on top.
+def laid_out_and_read(namer):
+    """A laid-out table, its top-down view, and a tracker naming cards with `namer` that has read its layout."""
     table = laid_out()
     view = TableView(PlainCalibration(), (800, 600), 0.5, IMAGE_SIZE)
-    tracker = TableTracker(view, ColourNamer(), fps=FPS)
+    tracker = TableTracker(view, namer, fps=FPS)
     rng = np.random.default_rng(1)
     for index in range(15):  # the layout is read
         tracker.step(Frame(index, index / FPS, table.frame(index / FPS, rng)))
-    pile = Place("spit_pile", 1)
-    place = tracker.places[pile]
-    before = view.crop(table.frame(0.5), place.rect, READ_PX_PER_MM)
-    table.lay(Card.parse("JH"), LAYOUT.spit_pile_centre(1), t_from=1.0)
-    after = table.frame(1.5)
-    b_crossing = Visit("B", 20, touch=TouchEstimate(0.70, 21, 0.01), frames_in_contact=3, snapshot=before)
-    a_laying = Visit("A", 25, touch=TouchEstimate(0.98, 30, 0.01), frames_in_contact=4,
-                     snapshot=view.crop(after, place.rect, READ_PX_PER_MM))
-    change = PlaceChange(place.place, 45, 1.5, True, (b_crossing, a_laying), place.footprint.copy(), place.padded)
-    sightings = tracker._judge([(pile, change)], Frame(45, 1.5, after))
-    sightings += tracker._name_covered(3.0)
-    assert [(s.player, str(s.card)) for s in sightings if isinstance(s, Arrival)] == [("A", "JH")]
+    return table, view, tracker
 
 
 class SuitLosingNamer(ColourNamer):
@@ -459,13 +447,8 @@ class BlurringNamer(ColourNamer):
 def test_a_covered_hand_whose_snapshot_shows_the_new_top_by_its_rank_is_left_to_its_stock():
     # seed 171 of `all_at_once`: B's hand lifted its 10C back as A laid JC; B's snapshot, as its hand left,
     # read A's JC in its first blur as `J?`. Taken for B's own card, it was ruled as B laying a jack
-    table = laid_out()
-    view = TableView(PlainCalibration(), (800, 600), 0.5, IMAGE_SIZE)
     namer = BlurringNamer("JH")
-    tracker = TableTracker(view, namer, fps=FPS)
-    rng = np.random.default_rng(1)
-    for index in range(15):  # the layout is read
-        tracker.step(Frame(index, index / FPS, table.frame(index / FPS, rng)))
+    table, view, tracker = laid_out_and_read(namer)
     pile = Place("spit_pile", 1)
     place = tracker.places[pile]
     table.lay(Card.parse("JH"), LAYOUT.spit_pile_centre(1), t_from=1.0)
@@ -487,17 +470,14 @@ def test_a_covered_hand_whose_snapshot_shows_the_new_top_by_its_rank_is_left_to_
     (False, [("A", "JH")]),               # B's snapshot shows the 9C that lay there: B's arm passed over the pile
     (True, [("B", "8D"), ("A", "JH")]),   # it shows `9?` where `9?` lay: too little to say; B's stock lost an 8D
 ])
-def test_a_snapshot_read_by_rank_alone_as_the_top_before_leaves_the_hand_to_its_stock(by_rank_alone, expected):
-    # seed 171 of `all_at_once`: B laid its AS on the pile, A's QH over it at once; B's snapshot, as its hand
-    # left, read the QH in its first blur as `K?`, the spit `K?` there before: B's card went unruled
-    table = laid_out()
-    view = TableView(PlainCalibration(), (800, 600), 0.5, IMAGE_SIZE)
+def test_a_hand_whose_snapshot_shows_the_top_it_found_laid_nothing_there_unless_read_by_rank_alone(by_rank_alone, expected):
+    # racing: B's arm crossed pile 1 on its way to pile 0 and was gone before A laid JH on pile 1; the pile
+    # settles once, with both hands' touches. B's snapshot, taken as its hand left, shows 9C still on top.
+    # Read by its rank alone it proves nothing: seed 171 of `all_at_once`, B laid its AS, A's QH over it at
+    # once, and B's snapshot read the QH in its first blur as `K?`, the spit `K?` there before
     namer = SuitLosingNamer("9C")
     namer.blurred = by_rank_alone
-    tracker = TableTracker(view, namer, fps=FPS)
-    rng = np.random.default_rng(1)
-    for index in range(15):  # the layout is read
-        tracker.step(Frame(index, index / FPS, table.frame(index / FPS, rng)))
+    table, view, tracker = laid_out_and_read(namer)
     pile = Place("spit_pile", 1)
     place = tracker.places[pile]
     before = view.crop(table.frame(0.5), place.rect, READ_PX_PER_MM)
@@ -519,14 +499,9 @@ def test_the_card_on_top_read_again_with_or_without_its_suit_is_a_touch_not_a_ca
     # in parallax, a real camera's view of a raised arm) and the unchanged pile is read again. Taken for a card
     # laid, it made that hand's touch of pile 0 a moment later look like an arm reaching across to pile 1,
     # and the card it laid on pile 0 went unruled.
-    table = laid_out()
-    view = TableView(PlainCalibration(), (800, 600), 0.5, IMAGE_SIZE)
     namer = SuitLosingNamer("9C")
     namer.blurred = not suit_first
-    tracker = TableTracker(view, namer, fps=FPS)
-    rng = np.random.default_rng(1)
-    for index in range(15):  # the layout is read
-        tracker.step(Frame(index, index / FPS, table.frame(index / FPS, rng)))
+    table, view, tracker = laid_out_and_read(namer)
     pile = Place("spit_pile", 1)
     place = tracker.places[pile]
     assert str(tracker.readings[pile].card) == ("9C" if suit_first else "9?")
@@ -543,12 +518,7 @@ def test_a_hand_whose_card_the_layout_read_as_the_top_did_lay_it():
     # a clip opening as A lays JH on pile 1: the first frame showed no card there, so the layout, read after
     # A's touch, took JH as pile 1's top; B's QS covered it before it settled. A's snapshot shows JH, the
     # top the layout read: A's own card, not a top A's arm passed over
-    table = laid_out()
-    view = TableView(PlainCalibration(), (800, 600), 0.5, IMAGE_SIZE)
-    tracker = TableTracker(view, ColourNamer(), fps=FPS)
-    rng = np.random.default_rng(1)
-    for index in range(15):
-        tracker.step(Frame(index, index / FPS, table.frame(index / FPS, rng)))
+    table, view, tracker = laid_out_and_read(ColourNamer())
     pile = Place("spit_pile", 1)
     place = tracker.places[pile]
     table.lay(Card.parse("JH"), LAYOUT.spit_pile_centre(1), t_from=0.8)

@@ -91,6 +91,9 @@ FILLS_SLOT = 0.6
 #: How long (s) the touches of a spit pile judged are remembered, for telling an arm that reached across
 #: the other pile (`owners.reaching_on`): a pile may settle a second or more after its first touch.
 JUDGED_TOUCHES_SECONDS = 3.0
+#: A covered hand's snapshot read less surely than this names no card: the card that left its stock does, or
+#: it was a hand's touch (a hand lifting its own card back, its snapshot the pile in a blur: `Q?` at 0.31).
+SNAPSHOT_NAMES = 0.5
 #: the two spit piles, left (0) and right (1)
 SPIT_PILES = (Place("spit_pile", 0), Place("spit_pile", 1))
 
@@ -661,9 +664,10 @@ class TableTracker:
                 # and the red queen the other hand laid over this hand's card, read in its first blur): only
                 # its stock can tell
                 card, confidence = None, 0.0
-            if card is not None and reading.card is not None and same_card(card, reading.card):
+            if card is not None and (confidence < SNAPSHOT_NAMES or reading.card is not None and same_card(card, reading.card)):
                 # its snapshot shows the top laid by the other hand (a `J?` read in its first blur for the `JC`
-                # now on top): only its stock can tell
+                # now on top), or is read too unsurely to name a card no stock was seen to lose: only its stock
+                # can tell
                 card, confidence = None, 0.0
             self.covered.cover(Arrival(visit.touch.t, visit.touch.frame, place.index, visit.player, card,
                                        visit.touch.error, confidence * 0.5, arm=_arm_offset(visit), under=True), frame.t)

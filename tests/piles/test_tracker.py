@@ -466,6 +466,50 @@ def test_a_covered_hand_whose_snapshot_shows_the_new_top_by_its_rank_is_left_to_
     assert [(s.player, s.pile) for s in sightings if isinstance(s, PileTouched)] == [("B", 1)]
 
 
+class UnsureAfterNamer(ColourNamer):
+    """Names surely once `armed`, the first time; after that reads every pile as `unsure`, at 0.35."""
+
+    def __init__(self, unsure: str) -> None:
+        super().__init__()
+        self.unsure, self.armed, self.seen = Card.parse(unsure), False, 0
+
+    def name_top_card(self, image):
+        card, confidence = super().name_top_card(image)
+        if self.armed:
+            self.seen += 1
+            if self.seen > 1:
+                return self.unsure, 0.35
+        return card, confidence
+
+
+@pytest.mark.parametrize("departure, expected", [
+    (None, []),                   # nothing left B's stocks: B's hand touched the pile, its unsure snapshot names nothing
+    ("8D", [("B", "8D")]),        # the card that left B's stock names it
+])
+def test_a_covered_hand_whose_snapshot_is_unsure_is_named_by_its_stock_or_by_nothing(departure, expected):
+    # `all_at_once` seed 171's clip from 15.37 s: B's hand lifted its 10C back as A laid JC; B's snapshot read
+    # the pile in a blur as `Q?` at 0.31, and was ruled as B laying a queen
+    namer = UnsureAfterNamer("QD")
+    table, view, tracker = laid_out_and_read(namer)
+    pile = Place("spit_pile", 1)
+    place = tracker.places[pile]
+    table.lay(Card.parse("JH"), LAYOUT.spit_pile_centre(1), t_from=1.0)
+    after = table.frame(1.5)
+    if departure:
+        tracker.covered.left_stock("B", 0.9, Card.parse(departure), 0.4)
+    namer.armed = True  # the pile read surely as it settles, B's snapshot unsurely
+    b_lifting = Visit("B", 20, touch=TouchEstimate(0.70, 21, 0.01), frames_in_contact=8,
+                      snapshot=view.crop(after, place.rect, READ_PX_PER_MM))
+    a_laying = Visit("A", 25, touch=TouchEstimate(0.98, 30, 0.01), frames_in_contact=4, brought_card=True,
+                     snapshot=view.crop(after, place.rect, READ_PX_PER_MM))
+    change = PlaceChange(place.place, 45, 1.5, True, (b_lifting, a_laying), place.footprint.copy(), place.padded)
+    sightings = tracker._judge([(pile, change)], Frame(45, 1.5, after))
+    sightings += tracker._name_covered(3.0)
+    assert namer.seen >= 2
+    assert [(s.player, str(s.card)) for s in sightings if isinstance(s, Arrival)] == expected + [("A", "JH")]
+    assert [(s.player, s.pile) for s in sightings if isinstance(s, PileTouched)] == ([] if departure else [("B", 1)])
+
+
 @pytest.mark.parametrize("by_rank_alone, expected", [
     (False, [("A", "JH")]),               # B's snapshot shows the 9C that lay there: B's arm passed over the pile
     (True, [("B", "8D"), ("A", "JH")]),   # it shows `9?` where `9?` lay: too little to say; B's stock lost an 8D

@@ -428,68 +428,35 @@ class SuitLosingNamer(ColourNamer):
         return card, confidence
 
 
-class BlurringNamer(ColourNamer):
-    """Reads `card` whole the first time it is asked once `armed`, and by its rank alone after."""
+class SecondLookNamer(ColourNamer):
+    """Once `armed`, names the first pile it is asked about surely (as it settles), and every later one as
+    `second` (card, confidence) -> (card, confidence) has it: the snapshots of the hands that left it."""
 
-    def __init__(self, card: str) -> None:
+    def __init__(self, second) -> None:
         super().__init__()
-        self.card, self.armed, self.seen = Card.parse(card), False, 0
-
-    def name_top_card(self, image):
-        card, confidence = super().name_top_card(image)
-        if card == self.card and self.armed:
-            self.seen += 1
-            if self.seen > 1:
-                return Card(card.rank, None), confidence
-        return card, confidence
-
-
-def test_a_covered_hand_whose_snapshot_shows_the_new_top_by_its_rank_is_left_to_its_stock():
-    # seed 171 of `all_at_once`: B's hand lifted its 10C back as A laid JC; B's snapshot, as its hand left,
-    # read A's JC in its first blur as `J?`. Taken for B's own card, it was ruled as B laying a jack
-    namer = BlurringNamer("JH")
-    table, view, tracker = laid_out_and_read(namer)
-    pile = Place("spit_pile", 1)
-    place = tracker.places[pile]
-    table.lay(Card.parse("JH"), LAYOUT.spit_pile_centre(1), t_from=1.0)
-    after = table.frame(1.5)
-    namer.armed = True  # the pile read whole as it settles, B's snapshot of the same card by its rank
-    b_lifting = Visit("B", 20, touch=TouchEstimate(0.70, 21, 0.01), frames_in_contact=8,
-                      snapshot=view.crop(after, place.rect, READ_PX_PER_MM))
-    a_laying = Visit("A", 25, touch=TouchEstimate(0.98, 30, 0.01), frames_in_contact=4, brought_card=True,
-                     snapshot=view.crop(after, place.rect, READ_PX_PER_MM))
-    change = PlaceChange(place.place, 45, 1.5, True, (b_lifting, a_laying), place.footprint.copy(), place.padded)
-    sightings = tracker._judge([(pile, change)], Frame(45, 1.5, after))
-    sightings += tracker._name_covered(3.0)
-    assert namer.seen >= 2
-    assert [(s.player, str(s.card)) for s in sightings if isinstance(s, Arrival)] == [("A", "JH")]
-    assert [(s.player, s.pile) for s in sightings if isinstance(s, PileTouched)] == [("B", 1)]
-
-
-class UnsureAfterNamer(ColourNamer):
-    """Names surely once `armed`, the first time; after that reads every pile as `unsure`, at 0.35."""
-
-    def __init__(self, unsure: str) -> None:
-        super().__init__()
-        self.unsure, self.armed, self.seen = Card.parse(unsure), False, 0
+        self.second, self.armed, self.seen = second, False, 0
 
     def name_top_card(self, image):
         card, confidence = super().name_top_card(image)
         if self.armed:
             self.seen += 1
             if self.seen > 1:
-                return self.unsure, 0.35
+                return self.second(card, confidence)
         return card, confidence
 
 
-@pytest.mark.parametrize("departure, expected", [
-    (None, []),                   # nothing left B's stocks: B's hand touched the pile, its unsure snapshot names nothing
-    ("8D", [("B", "8D")]),        # the card that left B's stock names it
-])
-def test_a_covered_hand_whose_snapshot_is_unsure_is_named_by_its_stock_or_by_nothing(departure, expected):
-    # `all_at_once` seed 171's clip from 15.37 s: B's hand lifted its 10C back as A laid JC; B's snapshot read
-    # the pile in a blur as `Q?` at 0.31, and was ruled as B laying a queen
-    namer = UnsureAfterNamer("QD")
+@pytest.mark.parametrize("snapshot, departure, expected", [
+    # B's snapshot read A's JH in its first blur as `J?`: taken for B's own card, it was ruled as B laying a jack
+    (lambda card, confidence: (Card(card.rank, None), confidence), None, []),
+    # read as a `QD` at 0.35: too unsure to name a card no stock was seen to lose
+    (lambda card, confidence: (Card.parse("QD"), 0.35), None, []),
+    # the card that left B's stock names it
+    (lambda card, confidence: (Card.parse("QD"), 0.35), "8D", [("B", "8D")]),
+], ids=["new_top_by_rank", "unsure", "unsure_stock_lost_8D"])
+def test_a_covered_hand_whose_snapshot_shows_the_new_top_by_its_rank_or_unsurely_is_left_to_its_stock(snapshot, departure, expected):
+    # seed 171 of `all_at_once` and its clip from 15.37 s: B's hand lifted its 10C back as A laid JC; B's
+    # snapshot, as its hand left, read the pile as `J?` (A's jack in a blur), or as `Q?` at 0.31
+    namer = SecondLookNamer(snapshot)
     table, view, tracker = laid_out_and_read(namer)
     pile = Place("spit_pile", 1)
     place = tracker.places[pile]
@@ -497,7 +464,7 @@ def test_a_covered_hand_whose_snapshot_is_unsure_is_named_by_its_stock_or_by_not
     after = table.frame(1.5)
     if departure:
         tracker.covered.left_stock("B", 0.9, Card.parse(departure), 0.4)
-    namer.armed = True  # the pile read surely as it settles, B's snapshot unsurely
+    namer.armed = True
     b_lifting = Visit("B", 20, touch=TouchEstimate(0.70, 21, 0.01), frames_in_contact=8,
                       snapshot=view.crop(after, place.rect, READ_PX_PER_MM))
     a_laying = Visit("A", 25, touch=TouchEstimate(0.98, 30, 0.01), frames_in_contact=4, brought_card=True,

@@ -53,7 +53,7 @@ RECHECK_FRAMES = 15
 #: The band (mm) outside a place's outline where a card carried onto its white top cannot be told from it.
 HIDDEN_EDGE_MM = 4.0
 #: A hand lying this deep over a pile (a share of the pile's own depth, its half width) holds its card over
-#: the pile, however short of it the card's edge is seen (`PlaceTracker._over_the_middle`).
+#: the pile, however short of it the card's edge is seen (`PlaceTracker._measure`).
 OVER_THE_MIDDLE = 0.8
 #: How far (mm) around the place a hand is followed to time its approach.
 APPROACH_MARGIN_MM = 60.0
@@ -150,7 +150,7 @@ class Visit:
     #: come to lay one, not to slap, take one back or square the pile (after the touch, `card_seen` may be
     #: the card a hand takes away)
     brought_card: bool = False
-    #: whether a card was seen in the hand before the hand lay over the middle of the place (`_over_the_middle`)
+    #: whether a card was seen in the hand before the hand lay over the middle of the place (OVER_THE_MIDDLE)
     card_on_its_way: bool = False
     #: frames running it has lain still on the other player's hand over the place (`_on_the_other_hand`),
     #: and when it came down there
@@ -230,7 +230,7 @@ class PlaceTracker:
         the hand here or None), or None if no hand near. The card's edge is measured on its pieces of
         some size (CARD_PIECE_MM2) and without the paper in its shadow: the pile's white top shaded by
         the card or the hand held over it."""
-        local = hand[self.rows, self.cols] > 0
+        held = local = hand[self.rows, self.cols] > 0
         if not local.any():
             return None
         front = self._front(local, player) if player else None
@@ -246,18 +246,15 @@ class PlaceTracker:
                     local, card_seen = pieces, True
         distance = self._distance(local)
         reach = None
-        if card_seen and distance > 0 and self._over_the_middle(hand[self.rows, self.cols] > 0):
-            # the card's edge seen short of the pile while the hand holding it lies over the pile's middle:
-            # the card ahead of the fingers is over the pile, its edge lost on the pile's white top (a video
-            # codec smears a white card into a white top); the hand's reach is the measure of an approach
-            reach = min(distance, self._distance(hand[self.rows, self.cols] > 0))
+        if card_seen and distance > 0:
+            # the card's edge seen short of the pile while the hand holding it lies over the pile's middle
+            # (OVER_THE_MIDDLE of its depth inside the outline): the card ahead of the fingers is over the pile,
+            # its edge lost on the pile's white top (a video codec smears a white card into a white top); the
+            # hand's reach is the measure of an approach
+            held_reach = self._distance(held)
+            if held_reach <= -OVER_THE_MIDDLE * self._depth:
+                reach = held_reach
         return distance, card_seen, front, carried, reach
-
-    def _over_the_middle(self, hand: np.ndarray) -> bool:
-        """Whether `hand` (bool, the padded crop) lies over the middle of the footprint: as deep inside its
-        outline as OVER_THE_MIDDLE of the footprint's own depth."""
-        overlap = hand & self.footprint
-        return bool(overlap.any()) and float(self._distance_inside[overlap].max()) >= OVER_THE_MIDDLE * self._depth
 
     def _within_reach(self, box: tuple[int, int, int, int] | None) -> bool:
         if box is None or box[2] == 0:

@@ -6,7 +6,9 @@ towards B). Placement is messy, as on a real table: every pile sits off its nomi
 little, every card in it a little off the one below, spit piles messier than stocks.
 
 A played card slides in: it reaches the edge of the pile's top card exactly at the action's `t_touch`
-(its outline first overlaps the pile then) and settles in place by `t_release`.
+(its outline first overlaps the pile then) and settles in place by `t_release`. Two cards on one pile
+stack in the order they touched it: a card touched first but held longer is let go on the pile as the one
+laid on it is (`Scene.settles_at`), never drawn over it.
 """
 
 from __future__ import annotations
@@ -126,7 +128,12 @@ class Scene:
         self._rounds = sorted(script.rounds, key=lambda r: r.t_start)
         self._final_poses: dict[int, Pose] = {}
         self._contact_poses: dict[int, Pose] = {}
+        self._settles: dict[int, float] = {}
         self._timelines = [self._round_timeline(r) for r in self._rounds]
+
+    def settles_at(self, action: Action) -> float:
+        """When the card `action` carries comes to rest where it goes: its release, or sooner (`_settling`)."""
+        return self._settles.get(id(action), action.t_release)
 
     # -------------------------------------------------------------- placement
 
@@ -174,6 +181,7 @@ class Scene:
             base = self.place_pose(place, n)
             piles[place] = [TableCard(c, False, self._card_pose(base, place, depth, (n, str(c)))) for depth, c in enumerate(cards)]
         changes.append((round_.t_start, 0, "reset", piles))
+        self._settles.update(_settling(round_.actions))
         # replay the actions to know every card's final resting pose
         heights: dict[Place, int] = {place: len(cards) for place, cards in piles.items()}
         for order, action in enumerate(sorted(round_.actions, key=lambda a: (a.t_grab, a.t_start))):
@@ -196,7 +204,7 @@ class Scene:
                 pose = Pose(pose.x, pose.y, pose.angle + self._owner_angle(action.player) + self._rng("turn", n, order).normal(0, 8))
             self._final_poses[key] = pose
             heights[target] = depth + 1
-            changes.append((action.t_release, order * 2 + 1, "add", (target, TableCard(action.card, action.face_up_on_arrival or target.kind is not PlaceKind.SPIT_STACK, pose))))
+            changes.append((self.settles_at(action), order * 2 + 1, "add", (target, TableCard(action.card, action.face_up_on_arrival or target.kind is not PlaceKind.SPIT_STACK, pose))))
         changes.append((round_.t_end if round_.t_end > round_.t_start else math.inf, 10**9, "clear", None))
         changes.sort(key=lambda c: (c[0], c[1]))
         # the card touches whatever lies on top of the pile at its touch instant
@@ -300,7 +308,7 @@ class Scene:
         for action in round_.actions:
             if action.t_start <= t < action.t_end:
                 hands.append(self._hand_pose(action, t))
-            if action.card is not None and action.t_grab <= t < action.t_release:
+            if action.card is not None and action.t_grab <= t < self.settles_at(action):
                 moving_card = self._moving_card(action, t, piles)
                 if moving_card is not None:
                     moving.append(moving_card)
@@ -344,7 +352,7 @@ class Scene:
             pose = Pose(_lerp(start.x, contact.x, s), _lerp(start.y, contact.y, s), _angle_lerp(start.angle, final.angle, turn))
             flip = abs(math.cos(math.pi * min(1.0, s / 0.6))) if flipping else 1.0
             return pose, flip, 30 * math.sin(math.pi * s) + 2
-        u = min(1.0, max(0.0, (t - action.t_touch) / max(1e-6, action.t_release - action.t_touch)))
+        u = min(1.0, max(0.0, (t - action.t_touch) / max(1e-6, self.settles_at(action) - action.t_touch)))
         s = 1 - (1 - u) ** 2  # and slows to rest on it
         return Pose(_lerp(contact.x, final.x, s), _lerp(contact.y, final.y, s), final.angle), 1.0, 2 * (1 - s)
 
@@ -398,6 +406,21 @@ class Scene:
             x0, y0 = self._hand_target(action, leave)
             x, y, lift = _lerp(x0, rest[0], s), _lerp(y0, rest[1], s), 40 + 50 * math.sin(math.pi * s)
         return HandPose(action.player, action.hand, x, y, lift, slap, (0.0, 0.0))
+
+
+def _settling(actions) -> dict[int, float]:
+    """id(action) -> when its card comes to rest, for the cards that must rest before their release: a card
+    that touched a pile first and is still held when a card laid on it after is let go. That card lies on
+    it, so the first rests (just) before, whatever the first hand does after."""
+    onto = [a for a in actions if a.card is not None and a.target is not None and a.kind is not ActionKind.SLAP
+            and a.target.kind is PlaceKind.SPIT_PILE]
+    settles: dict[int, float] = {}
+    for first in onto:
+        for later in onto:
+            if later is not first and later.target == first.target and first.t_touch < later.t_touch < first.t_release \
+                    and later.t_release < first.t_release:
+                settles[id(first)] = min(settles.get(id(first), first.t_release), later.t_release - 1e-4)
+    return settles
 
 
 def visible_pile_cards(cards: list[TableCard]) -> list[TableCard]:

@@ -65,3 +65,32 @@ def test_state_is_a_pure_function_of_time():
         assert a.version == b.version
         assert {str(k): [(str(c.card), c.face_up, c.pose) for c in v] for k, v in a.piles.items()} == \
                {str(k): [(str(c.card), c.face_up, c.pose) for c in v] for k, v in b.piles.items()}
+
+
+def _held_over_pairs(script):
+    """(first, later): two cards played on one spit pile, the later touching while the first is held and let
+    go before it."""
+    plays = [a for a in script.actions() if a.kind is ActionKind.PLAY and a.target.kind is PlaceKind.SPIT_PILE]
+    return [(first, later) for first in plays for later in plays
+            if later is not first and later.target == first.target
+            and first.t_touch < later.t_touch < first.t_release and later.t_release < first.t_release]
+
+
+def test_two_cards_on_one_pile_stack_in_the_order_they_touched_it():
+    """A card touched first and held longer still lies under the card laid on it after: it rests as that one
+    is let go, never drawn over it (racing seed 191 has two such pairs)."""
+    from benchmarks.touch_order import racing_players
+
+    script = simulate_game(191, config=racing_players(30)[0])
+    pairs = _held_over_pairs(script)
+    assert pairs
+    scene = Scene(script, seed=191)
+    for first, later in pairs:
+        state = scene.state(later.t_release + EPSILON)
+        pile = [c.card for c in state.piles[first.target]]
+        assert first.card in pile and later.card in pile, "both cards rest on the pile once the later is let go"
+        assert pile.index(first.card) < pile.index(later.card), f"{first.card} drawn over {later.card}, laid on it"
+        assert not [m for m in state.moving if m.action is first]
+        # the first hand still lies on its card until its own release
+        hand = [h for h in state.hands if h.player == first.player and h.hand == first.hand and not h.resting]
+        assert hand

@@ -96,16 +96,20 @@ def who_laid_top(visits: Sequence[Visit], frames_holding: Sequence[int], *, hold
     owner; a hand that did not reach on to the other pile; a hand's later card lies over its earlier
     one; a hand seen bringing a card, and over the new card a while, over one that came empty (to slap,
     take a card back, square the pile; a hand that never lay over the new card was passing with its
-    card on the way to the other pile); the card was put there by the hand that held it there (an arm passing over the pile on its way
-    to the other one does not); the longer contact; the later touch."""
+    card on the way to the other pile); of two hands that brought cards, the later touch (its card lies
+    on the other's, however long the first hand held its own); the card was put there by the hand that
+    held it there (an arm passing over the pile on its way to the other one does not); the longer
+    contact; the later touch."""
     stock_owner = next(iter(holders)) if len(holders) == 1 and (joint_owner is None or sure >= JOINT_HOLDER_SURE) else None
     last_of_hand = {visit.player: number for number, visit in enumerate(visits)}
     passing = list(reached_on) or [False] * len(visits)
+    laying = [visit.brought_card and holding > 0 for visit, holding in zip(visits, frames_holding)]
     return max(range(len(visits)), key=lambda number: (visits[number].player == stock_owner,
                                                        visits[number].player == joint_owner,
                                                        not passing[number],
                                                        last_of_hand[visits[number].player] == number,
-                                                       visits[number].brought_card and frames_holding[number] > 0,
+                                                       laying[number],
+                                                       number if laying[number] else -1,
                                                        frames_holding[number],
                                                        visits[number].frames_in_contact, number))
 

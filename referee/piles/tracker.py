@@ -606,8 +606,8 @@ class TableTracker:
                 self._retries[place] = (visits, tries, owner_player)
                 self.places[place].read_again()
                 return []
-        again = read_again(previous, reading, changed=change.changed or retry is not None)
-        if again and reading.card.suit is None:
+        again = read_again(previous, reading, changed=change.changed or retry is not None, hand_touched=bool(visits))
+        if again and (reading.card.suit is None or not visits and previous.card.suit is not None):
             reading = previous  # the suit read before is kept
         self.readings[place] = reading
         new_card = reading.card is not None and reading.card != previous.card and not again
@@ -764,13 +764,20 @@ def _arms(masks) -> np.ndarray | None:
     return arms if np.count_nonzero(arms) <= ARMS_MAX_SHARE * arms.size else None
 
 
-def read_again(previous: Reading, reading: Reading, *, changed: bool) -> bool:
-    """A pile whose picture did not change, read as the card read before with its suit now read, or no
-    longer read (`Q?`, then `QH`): the card on top read again under a hand that touched the pile, not a
-    card laid. (Taken for a card laid, it made that hand's touch of the other pile a moment later look
-    like an arm reaching across, and the card it laid there went unruled.)"""
-    return (not changed and previous.card is not None and reading.card is not None and reading.card != previous.card
-            and same_card(previous.card, reading.card))
+def read_again(previous: Reading, reading: Reading, *, changed: bool, hand_touched: bool = True) -> bool:
+    """The card on top read again, not a card laid:
+    - a pile whose picture did not change, read as the card read before with its suit now read, or no
+      longer read (`Q?`, then `QH`), under a hand that touched the pile. (Taken for a card laid, it made
+      that hand's touch of the other pile a moment later look like an arm reaching across, and the card it
+      laid there went unruled.)
+    - a pile no hand touched, read with the rank read before (`QS`, then `QC` at 0.42 as the light dimmed,
+      or `J?` for the `JS`): a card is not laid without a hand, and one laid unseen on its own rank would be
+      a breach besides."""
+    if previous.card is None or reading.card is None or reading.card == previous.card:
+        return False
+    if not hand_touched:
+        return reading.card.rank == previous.card.rank
+    return not changed and same_card(previous.card, reading.card)
 
 
 def _first_on_hand(visit: Visit, landed) -> tuple[float, int, float] | None:

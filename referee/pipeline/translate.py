@@ -29,6 +29,8 @@ from referee.rules.observations import (
 from referee.rules.state import EngineState, GamePhase
 
 PLAYERS = ("A", "B")
+#: The red suits (a suit misread keeps its colour far likelier than not).
+RED = frozenset("HD")
 #: Spit cards assumed per player when a clip starts mid-game and the count cannot be seen.
 ASSUMED_SPIT_CARDS = 5
 #: Least probability (among the reader's alternatives) for a card landing to be taken for a stock top it
@@ -197,7 +199,9 @@ class Translator:
         # how many cards lie under each stock top is not seen: one is counted, and more are found as they
         # turn up (a count from the deal would have the referee wait for stock moves that cannot come)
         counts = {player: [0 if reading.empty else 1 for reading in sighting.stocks[player][:5]] for player in PLAYERS}
-        spit = {player: 0 if sighting.stocks[player] and _stack_empty(sighting) else ASSUMED_SPIT_CARDS for player in PLAYERS}
+        # nor how many cards each spit stack holds: it is assumed to hold some (ASSUMED_SPIT_CARDS) until a
+        # stall shows otherwise
+        spit = {player: ASSUMED_SPIT_CARDS for player in PLAYERS}
         observation = LayoutSeen(sighting.t, tops, counts, spit, [piles[0].card, piles[1].card],
                                  unknown_piles=unknown, counts_at_least=True, frame=sighting.frame)
         note = None
@@ -397,7 +401,10 @@ class Translator:
             other = [(player, slot) for player in PLAYERS if player != sighting.player
                      for slot, stock in enumerate(state.players[player].stocks)
                      if stock.top is not None and same_card(stock.top, card)]
-            if other and not spits_due:
+            if other and not spits_due and not _of_its_rank_and_colour(card, sighting.player, state):
+                # (unless the hand's own player has a card of its rank and colour on a stock: a suit misread, on
+                # that stock or on the pile, is likelier than the hand's side seen wrong; B's `KC` was given to
+                # A, whose `KS` the opening layout had read `KC`)
                 owners = other
         if not owners and not spits_due:
             owners = self._likely_owner(sighting, candidates, state) or _one_of_its_rank(card, candidates, state)
@@ -832,8 +839,11 @@ def _one_of_its_rank(card: Card, candidates: list[str], state: EngineState) -> l
     return same_rank if len(same_rank) == 1 else []
 
 
-def _stack_empty(sighting: LayoutRead) -> bool:
-    return False
+def _of_its_rank_and_colour(card: Card, player: str, state: EngineState) -> bool:
+    """A stock top of `player`'s has the card's rank, and its colour where both suits were read."""
+    return any(stock.top is not None and stock.top.rank == card.rank
+               and (stock.top.suit is None or card.suit is None or (stock.top.suit in RED) == (card.suit in RED))
+               for stock in state.players[player].stocks)
 
 
 def _of_rank(rank: str, alternatives: Sequence[tuple[Card, float]]) -> Card:

@@ -87,7 +87,7 @@ def test_a_hand_reaching_on_to_the_other_pile_did_not_lay_this_one_s_card(reache
 
 @pytest.mark.parametrize("brought, laid_by", [
     ([False, True], 1),   # B came to take its card back and lingered; A's hand brought the card on top
-    ([True, True], 0),    # both brought cards: the hand that held the new card there longest, as before
+    ([True, True], 1),    # both brought cards: the later one lies on the other, however long B held its own
     ([False, False], 0),  # neither seen with a card (one hidden under a palm): as before
 ])
 def test_a_hand_that_brought_a_card_laid_it_over_one_that_came_empty(brought, laid_by):

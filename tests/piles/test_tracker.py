@@ -525,6 +525,37 @@ def test_the_card_on_top_read_again_with_or_without_its_suit_is_a_touch_not_a_ca
     assert str(tracker.readings[pile].card) == "9C"  # the suit read is kept
 
 
+class ReadAsNamer(ColourNamer):
+    """Reads `card` as `reading` while `misread` says so."""
+
+    def __init__(self, card: str, reading: str) -> None:
+        super().__init__()
+        self.card, self.reading, self.misread = Card.parse(card), Card.parse(reading), False
+
+    def name_top_card(self, image):
+        card, confidence = super().name_top_card(image)
+        if card == self.card and self.misread:
+            return self.reading, confidence * 0.5
+        return card, confidence
+
+
+@pytest.mark.parametrize("reading, laid", [("9?", False), ("9S", False), ("10C", True)])
+def test_a_pile_no_hand_touched_read_with_its_rank_is_its_card_read_again(reading, laid):
+    # seed 194 (a dimmed lamp): pile 0's picture changed with no hand near it, and its `QS` was read `QC` at
+    # 0.42 (its `JS`, `J?`): each was ruled a card laid by nobody seen, on its own rank. A card is not laid
+    # without a hand; another rank appearing so is still a card (the hand hidden, or its frames dropped).
+    namer = ReadAsNamer("9C", reading)
+    table, view, tracker = laid_out_and_read(namer)
+    pile = Place("spit_pile", 1)
+    place = tracker.places[pile]
+    assert str(tracker.readings[pile].card) == "9C"
+    namer.misread = True
+    change = PlaceChange(place.place, 35, 1.2, True, (), place.footprint.copy(), place.padded)
+    sightings = tracker._judge([(pile, change)], Frame(35, 1.2, table.frame(1.2)))
+    assert [str(s.card) for s in sightings if isinstance(s, Arrival)] == ([reading] if laid else [])
+    assert str(tracker.readings[pile].card) == (reading if laid else "9C")
+
+
 def test_a_hand_whose_card_the_layout_read_as_the_top_did_lay_it():
     # a clip opening as A lays JH on pile 1: the first frame showed no card there, so the layout, read after
     # A's touch, took JH as pile 1's top; B's QS covered it before it settled. A's snapshot shows JH, the

@@ -756,3 +756,16 @@ def test_the_top_read_again_under_a_hand_on_its_way_to_the_other_pile_is_no_card
         sightings.insert(3, StockSeen(2.78, 83, "B", 1, BACK, card("JC"), True))
     events, _, _ = referee(sightings, ahead=True)
     assert [(e["player"], e["pile"], str(e["card"])) for kind, e in events if kind in ("spit", "play")] == expected
+
+
+@pytest.mark.parametrize("b_stocks, expected", [
+    ("3C 6D 10S KS AH", ("B", 0, "KS", "QD", True)),   # B's black king: the suit misread, not the hand's side
+    ("3C 6D 10S KH AH", ("A", 0, "KC", "QD", True)),   # B's king is red: the hand seen was not the one that laid it
+    ("3C 6D 10S 4S AH", ("A", 0, "KC", "QD", True)),   # B has no king
+], ids=["black_king", "red_king", "no_king"])
+def test_a_card_like_the_other_players_stock_top_is_the_hand_s_own_where_its_stocks_hold_its_rank_and_colour(b_stocks, expected):
+    # seed 194's clip: the opening layout read A's `KS` as `KC`; B turned up a `KC`, and laid it: the `KC` was
+    # given to A, the hand seen laying it (B's, its arm from B's side) taken for a mistake
+    sightings = [layout_read((card("QD"), card("8H")), a="2H 5S 9D KC 7H", b=b_stocks), arrival(1.0, 0, "B", "KC")]
+    events, _, _ = referee(sightings)
+    assert plays(events) == [expected]

@@ -60,10 +60,12 @@ class Laid(NamedTuple):
 
 class Covered(NamedTuple):
     """A card laid by `arrival.player` and covered before it was named (`arrival.card` is a guess from
-    the hand's last look at the pile, or None); given up at `deadline`."""
+    the hand's last look at the pile, or None); given up at `deadline`. `reaching`: the hand went on to
+    touch the other pile (an arm reaching across, or a hand laying here that grazed it)."""
 
     arrival: Arrival
     deadline: float
+    reaching: bool = False
 
 
 class CoveredCards:
@@ -96,9 +98,10 @@ class CoveredCards:
         suit and all; `same_card`: the same where both suits were read)."""
         return {departure.player for departure in self.departures if departure.card is not None and alike(departure.card, card)}
 
-    def cover(self, arrival: Arrival, now: float) -> None:
-        """`arrival` lies under another card (or could not be named): its stock is to name it."""
-        self.unnamed.append(Covered(arrival, now + RESOLVE_SECONDS))
+    def cover(self, arrival: Arrival, now: float, *, reaching: bool = False) -> None:
+        """`arrival` lies under another card (or could not be named): its stock is to name it. `reaching`:
+        its hand touched the other pile next; it laid a card here only if it laid none there (`_reached_on`)."""
+        self.unnamed.append(Covered(arrival, now + RESOLVE_SECONDS, reaching))
 
     def top_laid(self, top: Arrival) -> list[Arrival]:
         """A hand laid `top` on its pile: ruled now, or once the cards under it are named."""
@@ -123,11 +126,11 @@ class CoveredCards:
         # card laid before the hand came to take it is another: the spit `K?` does not explain a `K?` gone later)
         self.departures = [d for d in self.departures if not any(
             (laid.player, laid.card) == (d.player, d.card) and laid.t >= d.came - REACHED_AFTER_LANDING_S for laid in self.laid)]
-        for arrival, deadline in self.unnamed:
-            if self._passing(arrival):
+        for arrival, deadline, reaching in self.unnamed:
+            if self._passing(arrival) or reaching and self._reached_on(arrival):
                 continue
             if now < deadline and (1 - arrival.pile) in piles_busy:
-                keep.append(Covered(arrival, deadline))  # the other pile may yet show this hand laid its card there
+                keep.append(Covered(arrival, deadline, reaching))  # the other pile may yet show this hand laid its card there
                 continue
             # the card left the stock about when it landed, or the hand stayed over the stock all along
             match = next((d for d in self.departures if d.player == arrival.player and
@@ -140,6 +143,8 @@ class CoveredCards:
                     named_tops.setdefault(arrival.pile, match.card)
             elif now >= deadline and not (arrival.card is None and now < deadline + STOCK_WAIT_SECONDS
                                           and arrival.player in stocks_busy):
+                if reaching:
+                    continue  # no card known to have left: an arm that reached across, as it first seemed
                 if arrival.card is not None and arrival.card not in pile_tops:
                     out.append(arrival)  # named from the snapshot taken as the hand left (a card on top now is another's)
                 elif arrival.player is not None:
@@ -147,7 +152,7 @@ class CoveredCards:
                     # the round is over); the rules decide what it was
                     out.append(PileTouched(arrival.t, arrival.frame, arrival.pile, arrival.player, arrival.error))
             else:
-                keep.append(Covered(arrival, deadline))
+                keep.append(Covered(arrival, deadline, reaching))
         self.unnamed = keep
         self.departures = [d for d in self.departures if d.settled >= now - MEMORY_SECONDS]
         return sorted(out + self._released_tops(), key=lambda arrival: arrival.t), named_tops
@@ -163,6 +168,12 @@ class CoveredCards:
             (waiting if self._covers_unnamed(top) or behind else released).append(top)
         self.waiting_tops = waiting
         return released
+
+    def _reached_on(self, arrival: Arrival) -> bool:
+        """A hand that touched the other pile next laid its card there: one still waiting to be named there,
+        laid by the same hand at about the same time (its card seen laid on top there is `_passing`)."""
+        return any(not other.reaching and other.arrival.player == arrival.player and other.arrival.pile != arrival.pile
+                   and abs(other.arrival.t - arrival.t) <= PASSING_SECONDS for other in self.unnamed)
 
     def _passing(self, arrival: Arrival) -> bool:
         """The same hand put a card on the other pile at about the same time: it was reaching across

@@ -46,6 +46,9 @@ REPICTURED_SHARE = 0.2
 #: nothing (the table itself reads as paper). Elsewhere the picture is not used: a dark hand on dark wood,
 #: not seen as a hand, changes it, and the stock was read again under the hand (seen empty, then not).
 BLIND_PAPER = 0.8
+#: A hand touching a spit pile within this many frames of the video's first was there as it began (as
+#: `opening.HAND_THERE_FRAMES`): drawn off the pile and back, it touches it then.
+THERE_FROM_THE_START = 3
 #: A still place is looked at again for cards gone or come with no hand seen every this many frames: a
 #: pale card gone from a pale table changes a place's picture by less than STILL_LEVEL, so the place
 #: never stops being still.
@@ -201,6 +204,7 @@ class PlaceTracker:
         self._previous_crop: np.ndarray | None = None
         self._settled_paper: float | None = None
         self._still_frames = 0
+        self._first_frame: int | None = None  # the video's first frame, as this place first saw it
         self._calm = 0.0  # running mean change of its picture from frame to frame, no hand near
         self._dirty = True  # read it as soon as it first settles
         self._outline_due: int | None = None  # the frame at which to outline a card laid while busy
@@ -287,6 +291,8 @@ class PlaceTracker:
         """`hand_boxes`: each player's (x, y, width, height) around their mask, when known: a hand whose
         box misses this place's region is not near it, without looking at its pixels."""
         busy = False
+        if self._first_frame is None:
+            self._first_frame = frame
         for player, hand in owned.items():
             if hand_boxes is not None and not self._within_reach(hand_boxes.get(player)):
                 measured = None
@@ -326,7 +332,7 @@ class PlaceTracker:
                     visit.through_hand = self._stop_touch(visit, period, near=ON_HAND_MM) or TouchEstimate(t, frame, period)
             else:
                 visit.frames_in_contact += 1
-                if visit.touch is None:
+                if visit.touch is None or self._back_from_the_start(visit):
                     # the leading edge (of the card where it is seen, else of the hand holding it) crossing
                     # the outline; measured on rendered games this beats timing the hand's stop
                     visit.touch = estimate_touch(visit.samples[-6:], period, 1.0 / self.px_per_mm)
@@ -534,6 +540,15 @@ class PlaceTracker:
         if other is None or not other.frames_in_contact or visit.touch is not None or distance > ON_HAND_MM:
             return False
         return len(visit.track) >= 2 and visit.track[-1][2] - visit.track[-2][2] <= STILL_HAND_MM
+
+    def _back_from_the_start(self, visit: Visit) -> bool:
+        """A hand at a spit pile as the video began (its contact then was not seen coming: THERE_FROM_THE_START
+        frames) that drew off it and is back on it now: this is its touch. (A clip's hand hovered near the pile
+        for a second with its card, then laid it: the play was timed at the clip's first frames, before the
+        layout was read, and ruled as if no layout had been seen.)"""
+        return (self.place[0] == "spit_pile" and visit.touch is not None and self._first_frame is not None
+                and visit.touch.frame - self._first_frame < THERE_FROM_THE_START and len(visit.samples) >= 2
+                and visit.samples[-2][2] > 0)
 
     def _end_visit(self, visit: Visit, period: float) -> None:
         # a hand seen carrying a card that overlapped the outline touched it; a hand hiding its card that

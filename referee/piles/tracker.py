@@ -650,7 +650,12 @@ class TableTracker:
                               rest=None if rest is None else (rest.t, rest.frame, rest.error), unchanged=not change.changed)
                 continue
             if passing[number]:
-                continue  # an arm reaching across to the other pile: its card lies there
+                # an arm reaching across to the other pile: its card lies there, unless the hand laid nothing
+                # there (a hand laying here, its fingers grazing the other pile): the card its stock lost names it
+                self.covered.cover(Arrival(visit.touch.t, visit.touch.frame, place.index, visit.player, None,
+                                           visit.touch.error, 0.0, arm=_arm_offset(visit), under=True), frame.t,
+                                   reaching=True)
+                continue
             # covered by a later card: the card is the one that left this player's stock
             card, confidence = self._snapshot_card(visit)
             if (card is not None and card == previous.card and confidence >= MIN_CONFIDENCE

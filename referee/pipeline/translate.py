@@ -423,6 +423,11 @@ class Translator:
             top = state.players[player].stocks[slot].top
             if top is not None:
                 card = self._both_readings(sighting, player, slot, top)
+                if top.suit is None:
+                    # the stock named its rank alone, and the landing card a suit: one seen this round already
+                    # (the deck has one of each: A's `KS` read `KC` as it landed, B's `KC` under the pile) is
+                    # the other of its rank that reading gave weight to
+                    card = _one_in_the_deck(card, sighting.alternatives, state)
             when = sighting if player == sighting.player else self._own_touch(sighting, player, coming) or sighting
             landed = CardLanded(when.t, player, sighting.pile, card, stock=slot, frame=when.frame, error=when.error)
             if (player, slot) in self._seen_empty and state.players[player].stocks[slot].count > 1:

@@ -156,3 +156,29 @@ def test_a_card_left_a_stock_read_by_its_rank_alone_is_found_loosely_only():
     assert covered.left_stock_by(Card.parse("KC")) == set()
     assert covered.left_stock_by(Card.parse("KC"), same_card) == {"A"}
     assert covered.left_stock_by(Card.parse("QC"), same_card) == set()
+
+
+@pytest.mark.parametrize("there, named", [
+    (None, True),        # the hand laid nothing on the other pile (its fingers grazed it): its card lies here
+    ("top", False),      # its card was seen laid on top of the other pile: it reached across this one
+    ("covered", False),  # its card lies under another on the other pile, waiting to be named there
+])
+def test_a_hand_that_touched_the_other_pile_next_laid_its_card_here_only_if_it_laid_none_there(there, named):
+    # seed 193's clip: A laid its AH on pile 0 under B's AD, A's fingers grazing pile 1 a moment later; the AH
+    # was taken as laid on pile 1 and the AD judged on the 2S
+    covered = CoveredCards()
+    covered.cover(covered_arrival("A", t=1.0, pile=0), now=1.3, reaching=True)
+    if there == "top":
+        covered.top_laid(Arrival(1.1, 33, 1, "A", JACK, 0.005, 0.9))
+    elif there == "covered":
+        covered.cover(covered_arrival("A", t=1.1, pile=1), now=1.3)
+    covered.left_stock("A", 1.4, TEN, 1.2)
+    out, _ = name(covered, now=1.4)
+    assert [(a.pile, a.card) for a in out if isinstance(a, Arrival) and a.pile == 0] == ([(0, TEN)] if named else [])
+
+
+def test_a_hand_that_touched_the_other_pile_next_with_no_card_gone_from_its_stock_touched_nothing_here():
+    covered = CoveredCards()
+    covered.cover(covered_arrival("A", t=1.0, pile=0), now=1.3, reaching=True)
+    out, _ = name(covered, now=1.3 + RESOLVE_SECONDS + STOCK_WAIT_SECONDS)
+    assert out == [] and not covered.busy

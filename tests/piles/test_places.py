@@ -526,3 +526,30 @@ def test_a_place_says_as_it_begins_to_settle_what_it_will_settle_on():
     (frame, (changed, footprint)), change = foreseen[0], changes[0]
     assert change.frame == frame + SETTLE_FRAMES - 1
     assert changed and np.array_equal(footprint, change.footprint)
+
+
+@pytest.mark.parametrize("there_at_the_start", [True, False])
+def test_a_hand_at_the_pile_as_the_video_began_touches_it_when_it_comes_back(there_at_the_start):
+    """A clip opening with A's hand on the pile (its contact not seen coming), drawn back 40 mm for a
+    second with its card and brought back: the touch is the return. A hand seen coming to the pile keeps
+    its first touch (a card laid, the hand hovering near, then back to lift it: a take-back)."""
+    zone = RectMM.around((150, 150), 110, 130)
+    tracker = PlaceTracker(("spit_pile", None, 0), zone, PX_PER_MM, VIEW, nominal_card=RectMM.around((150, 150), 63, 88))
+    view = np.full(VIEW + (3,), TABLE_GREY, np.uint8)
+    draw_card(view, (150, 150), 0.0, (20, 20, 20))
+    first = 0
+    if not there_at_the_start:
+        settle(tracker, view, 0)
+        first = 20
+        reaches = [30, 60, 90]        # A's fingertips (row) coming to the pile's outline (row 106)
+    else:
+        reaches = []
+    reaches += [125] * 3 + [66] * 30 + [90, 110, 125]  # on the pile, 40 mm off for a second, back on it
+    for number, reach in enumerate(reaches):
+        owned = {"A": np.zeros(VIEW, np.uint8), "B": np.zeros(VIEW, np.uint8)}
+        owned["A"][0:reach, 130:170] = 1
+        frame = first + number
+        tracker.step(view, owned, frame, frame * PERIOD, PERIOD, None, card_paper(view))
+    visit = tracker.visits["A"]
+    back = first + len(reaches) - 3
+    assert (visit.touch.frame >= back - 1) is there_at_the_start

@@ -769,3 +769,13 @@ def test_a_card_like_the_other_players_stock_top_is_the_hand_s_own_where_its_sto
     sightings = [layout_read((card("QD"), card("8H")), a="2H 5S 9D KC 7H", b=b_stocks), arrival(1.0, 0, "B", "KC")]
     events, _, _ = referee(sightings)
     assert plays(events) == [expected]
+
+
+@pytest.mark.parametrize("pile_top, expected", [("KC", "KS"), ("QD", "KC")], ids=["kc_on_the_table", "kc_not_seen"])
+def test_a_card_read_as_one_already_on_the_table_from_a_stock_named_by_rank_alone_is_the_other_of_its_rank(pile_top, expected):
+    # seed 194: A's `KS` (its stock read `K?`) read `KC` at 0.42, `KS` 0.38, as it landed, B's `KC` already on a pile
+    kings = ((Card.parse("KC"), 0.42), (Card.parse("KS"), 0.38), (Card.parse("KD"), 0.04))
+    sightings = [layout_read((card(pile_top), card("AH")), a="2H 5S 9D K? 7H"),
+                 Arrival(1.0, 30, 1, "A", Card.parse("KC"), 0.01, 0.8, kings)]
+    events, _, _ = referee(sightings)
+    assert plays(events) == [("A", 1, expected, "AH", True)]

@@ -408,6 +408,10 @@ class Translator:
                 owners = other
         if not owners and not spits_due:
             owners = self._likely_owner(sighting, candidates, state) or _one_of_its_rank(card, candidates, state)
+        misread_stock = None
+        if not owners and not spits_due and shown is None:
+            misread_stock = self._misread_stock_that_left(sighting, state, coming)
+            owners = [] if misread_stock is None else [(sighting.player, misread_stock)]
         if owners and shown is None and self._spits_after_unseen_stall(sighting, state, coming):
             return [self._spit(sighting, sighting.player, card, state)], (
                 f"both players laid a card at once at t={sighting.t:.3f}s after {LULL_SECONDS:g} s with none laid, and "
@@ -421,7 +425,7 @@ class Translator:
             player, slot = owners[0]
             self._remember(player, slot)
             top = state.players[player].stocks[slot].top
-            if top is not None:
+            if top is not None and misread_stock is None:
                 card = self._both_readings(sighting, player, slot, top)
                 if top.suit is None:
                     # the stock named its rank alone, and the landing card a suit: one seen this round already
@@ -576,6 +580,29 @@ class Translator:
             return None
         left = self._unplayed_departures(sighting, sighting.player, state, coming)
         return (sighting.player, left[0]) if len(left) == 1 else None
+
+    def _misread_stock_that_left(self, sighting: Arrival, state: EngineState, coming: Sequence[Sighting]) -> int | None:
+        """A card read surely (PASSING_BELOW or more) as no stock top of either player's, nor of its player's
+        ranks, came from the one stock of its player's seen losing its top around its landing and not yet
+        played: that stock was misread (seed 172's clip: a `JC` the opening layout read `KC`, its slot then
+        counted full, and a stall called 0.9 s early); the card is as it landed. None otherwise."""
+        card = sighting.card
+        if sighting.player is None or card is None or sighting.confidence < PASSING_BELOW:
+            return None
+        top = state.pile_tops[sighting.pile]
+        if top is not None and same_card(top, card):
+            return None  # the card on top read again
+        tops = [(player, stock.top) for player in PLAYERS for stock in state.players[player].stocks if stock.top is not None]
+        if any(same_card(stock_top, card) or player == sighting.player and stock_top.rank == card.rank for player, stock_top in tops):
+            return None
+        # seen losing its top about as the card landed (an older departure is another card, or one taken back)
+        around = {slot for (who, slot), (t, _) in self._left.items()
+                  if who == sighting.player and sighting.t - STOCK_AHEAD_SECONDS <= t <= sighting.t}
+        around |= {seen.slot for seen in coming if isinstance(seen, StockSeen) and seen.player == sighting.player
+                   and seen.t <= sighting.t + STOCK_AHEAD_SECONDS and _lost_its_top(seen)
+                   and (seen.reached_at is None or seen.reached_at <= sighting.t + REACHED_AFTER_LANDING_S)}
+        left = [slot for slot in self._unplayed_departures(sighting, sighting.player, state, coming) if slot in around]
+        return left[0] if len(left) == 1 else None
 
     def _unplayed_departures(self, sighting: Arrival | PileTouched, player: str, state: EngineState,
                              coming: Sequence[Sighting], *, nor_moved: bool = False) -> list[int]:

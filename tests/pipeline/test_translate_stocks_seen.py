@@ -322,3 +322,25 @@ def test_one_hand_seen_laying_both_spit_cards_at_once_laid_the_one_it_reached_la
                  Arrival(2.55 + gap, 77, 0, "B", Card.parse("QD"), 0.01, confidence=0.95)]
     events = referee_with_hindsight(sightings)
     assert [(e["player"], e["pile"], str(e["card"])) for kind, e in events if kind == "spit"] == expected
+
+
+@pytest.mark.parametrize("left_at, expected_stock_b1", [(None, "K?"), (1.1, "empty"), (0.1, "K?")],
+                         ids=["no_stock_seen", "its_stock_seen_bare", "an_older_departure"])
+def test_a_card_read_surely_as_none_of_the_stock_tops_came_from_the_stock_seen_losing_its_top_then(left_at, expected_stock_b1):
+    # seed 172's clip: the opening layout read B's `JC` as `KC`; B laid the `JC` (read surely) and its slot was
+    # seen bare; the slot stayed full in the engine's count, and a stall came 0.9 s early
+    opening = layout_read((card("QD"), card("8H")), a="2H 5S 9D 4C 7H", b="3C KC 6D 10S AH")
+    jack = Arrival(1.0, 30, 0, "B", Card.parse("JC"), 0.01, confidence=0.89,
+                   alternatives=((Card.parse("JC"), 0.66), (Card.parse("JS"), 0.22)))
+    sightings = [opening, jack]
+    if left_at is not None:
+        sightings.insert(1 if left_at < 1.0 else 2, StockSeen(left_at, int(left_at * 30), "B", 1, EMPTY, card("KC"), True))
+    engine = RulesEngine(RulesConfig().for_camera())
+    translator, events = Translator(), []
+    for number, sighting in enumerate(sightings):
+        found, _ = translator.translate(sighting, engine.state, sightings[number + 1:])
+        for observation in found:
+            events += [(e.type.value, e) for e in engine.observe(observation)]
+    assert plays(events) == [("B", 0, "JC", "QD", True)]
+    slot = engine.state.players["B"].stocks[1]
+    assert ("empty" if slot.count == 0 else "K?") == expected_stock_b1

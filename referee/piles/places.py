@@ -14,6 +14,7 @@ from typing import Callable
 import cv2
 import numpy as np
 
+from referee.piles.opening import HAND_THERE_FRAMES
 from referee.piles.pixels import differs
 from referee.piles.table_view import RectMM
 from referee.piles.touch import TouchEstimate, estimate_stop, estimate_touch, find_stop
@@ -46,9 +47,6 @@ REPICTURED_SHARE = 0.2
 #: nothing (the table itself reads as paper). Elsewhere the picture is not used: a dark hand on dark wood,
 #: not seen as a hand, changes it, and the stock was read again under the hand (seen empty, then not).
 BLIND_PAPER = 0.8
-#: A hand touching a spit pile within this many frames of the video's first was there as it began (as
-#: `opening.HAND_THERE_FRAMES`): drawn off the pile and back, it touches it then.
-THERE_FROM_THE_START = 3
 #: A still place is looked at again for cards gone or come with no hand seen every this many frames: a
 #: pale card gone from a pale table changes a place's picture by less than STILL_LEVEL, so the place
 #: never stops being still.
@@ -542,12 +540,12 @@ class PlaceTracker:
         return len(visit.track) >= 2 and visit.track[-1][2] - visit.track[-2][2] <= STILL_HAND_MM
 
     def _back_from_the_start(self, visit: Visit) -> bool:
-        """A hand at a spit pile as the video began (its contact then was not seen coming: THERE_FROM_THE_START
+        """A hand at a spit pile as the video began (its contact then was not seen coming: HAND_THERE_FRAMES
         frames) that drew off it and is back on it now: this is its touch. (A clip's hand hovered near the pile
         for a second with its card, then laid it: the play was timed at the clip's first frames, before the
         layout was read, and ruled as if no layout had been seen.)"""
         return (self.place[0] == "spit_pile" and visit.touch is not None and self._first_frame is not None
-                and visit.touch.frame - self._first_frame < THERE_FROM_THE_START and len(visit.samples) >= 2
+                and visit.touch.frame - self._first_frame < HAND_THERE_FRAMES and len(visit.samples) >= 2
                 and visit.samples[-2][2] > 0)
 
     def _end_visit(self, visit: Visit, period: float) -> None:

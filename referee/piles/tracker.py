@@ -649,34 +649,39 @@ class TableTracker:
                               arm=None if unseen_owner is not None else _arm_offset(visit),
                               rest=None if rest is None else (rest.t, rest.frame, rest.error), unchanged=not change.changed)
                 continue
-            if passing[number]:
-                # an arm reaching across to the other pile: its card lies there, unless the hand laid nothing
-                # there (a hand laying here, its fingers grazing the other pile): the card its stock lost names it
-                self.covered.cover(Arrival(visit.touch.t, visit.touch.frame, place.index, visit.player, None,
-                                           visit.touch.error, 0.0, arm=_arm_offset(visit), under=True), frame.t,
-                                   reaching=True)
+            # covered by a later card: the card is the one that left this player's stock. A hand that went on to
+            # the other pile (an arm reaching across) laid its card there, unless it laid none there (a hand laying
+            # here, its fingers grazing the other pile): covered too, named by its stock alone (`reaching`)
+            named = (None, 0.0) if passing[number] else self._covered_card(place, visit, previous, reading)
+            if named is None:
                 continue
-            # covered by a later card: the card is the one that left this player's stock
-            card, confidence = self._snapshot_card(visit)
-            if (card is not None and card == previous.card and confidence >= MIN_CONFIDENCE
-                    and self._layout_read_at.get(place, -1) < visit.touch.frame):
-                if card.suit is not None:
-                    # its snapshot shows the top the pile had before: the hand laid nothing here (an arm passing
-                    # over on its way to the other pile), and the card its stock lost lies elsewhere (unless that
-                    # top was read with the layout after the hand's touch: then it may be the hand's own card)
-                    continue
-                # named by its rank alone it says too little (a `K?` before and a `K?` now may be a red king
-                # and the red queen the other hand laid over this hand's card, read in its first blur): only
-                # its stock can tell
-                card, confidence = None, 0.0
-            if card is not None and (confidence < SNAPSHOT_NAMES or reading.card is not None and same_card(card, reading.card)):
-                # its snapshot shows the top laid by the other hand (a `J?` read in its first blur for the `JC`
-                # now on top), or is read too unsurely to name a card no stock was seen to lose: only its stock
-                # can tell
-                card, confidence = None, 0.0
+            card, confidence = named
             self.covered.cover(Arrival(visit.touch.t, visit.touch.frame, place.index, visit.player, card,
-                                       visit.touch.error, confidence * 0.5, arm=_arm_offset(visit), under=True), frame.t)
+                                       visit.touch.error, confidence * 0.5, arm=_arm_offset(visit), under=True), frame.t,
+                               reaching=passing[number])
         return self.covered.top_laid(top)
+
+    def _covered_card(self, place: Place, visit: Visit, previous: Reading, reading: Reading) -> tuple | None:
+        """(card, confidence) the snapshot taken as the hand of `visit` left names for the card it laid, now
+        under the one `reading` shows (None, 0.0: its stock is to name it); None: the hand laid nothing here."""
+        card, confidence = self._snapshot_card(visit)
+        if (card is not None and card == previous.card and confidence >= MIN_CONFIDENCE
+                and self._layout_read_at.get(place, -1) < visit.touch.frame):
+            if card.suit is not None:
+                # its snapshot shows the top the pile had before: the hand laid nothing here (an arm passing
+                # over on its way to the other pile), and the card its stock lost lies elsewhere (unless that
+                # top was read with the layout after the hand's touch: then it may be the hand's own card)
+                return None
+            # named by its rank alone it says too little (a `K?` before and a `K?` now may be a red king
+            # and the red queen the other hand laid over this hand's card, read in its first blur): only
+            # its stock can tell
+            return None, 0.0
+        if card is not None and (confidence < SNAPSHOT_NAMES or reading.card is not None and same_card(card, reading.card)):
+            # its snapshot shows the top laid by the other hand (a `J?` read in its first blur for the `JC`
+            # now on top), or is read too unsurely to name a card no stock was seen to lose: only its stock
+            # can tell
+            return None, 0.0
+        return card, confidence
 
     def _touches_at(self, pile: int) -> list[tuple[str, float]]:
         """(player, t) of the touches of spit pile `pile` lately: hands over it, gone and not judged yet, held,

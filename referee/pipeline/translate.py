@@ -541,13 +541,14 @@ class Translator:
                     fitting[(player, slot)] = max(score, sighting.confidence if named else 0.0)
         return fitting
 
-    def _departures(self, sighting: Arrival | PileTouched, coming: Sequence[Sighting]) -> list[tuple[tuple[str, int], Card]]:
-        """Stock tops seen leaving their slot, ((player, slot), card), from STOCK_LEFT_SECONDS before the
+    def _departures(self, sighting: Arrival | PileTouched, coming: Sequence[Sighting],
+                    before: float = STOCK_LEFT_SECONDS) -> list[tuple[tuple[str, int], Card]]:
+        """Stock tops seen leaving their slot, ((player, slot), card), from `before` seconds before the
         card landed to STOCK_AHEAD_SECONDS after (those after from the sightings still to be ruled, where
         the hand reached the stock before the card landed: a stock is seen again only once the hand has left
         it, but a card cannot leave a stock the hand came to after it landed: that is the player's next card,
         fetched after a spit)."""
-        left = [(key, card) for key, (t, card) in self._left.items() if sighting.t - STOCK_LEFT_SECONDS <= t <= sighting.t]
+        left = [(key, card) for key, (t, card) in self._left.items() if sighting.t - before <= t <= sighting.t]
         return left + [((seen.player, seen.slot), seen.previous.card) for seen in coming
                        if isinstance(seen, StockSeen) and seen.t <= sighting.t + STOCK_AHEAD_SECONDS and _lost_its_top(seen)
                        and (seen.reached_at is None or seen.reached_at <= sighting.t + REACHED_AFTER_LANDING_S)]
@@ -596,25 +597,21 @@ class Translator:
         if any(same_card(stock_top, card) or player == sighting.player and stock_top.rank == card.rank for player, stock_top in tops):
             return None
         # seen losing its top about as the card landed (an older departure is another card, or one taken back)
-        around = {slot for (who, slot), (t, _) in self._left.items()
-                  if who == sighting.player and sighting.t - STOCK_AHEAD_SECONDS <= t <= sighting.t}
-        around |= {seen.slot for seen in coming if isinstance(seen, StockSeen) and seen.player == sighting.player
-                   and seen.t <= sighting.t + STOCK_AHEAD_SECONDS and _lost_its_top(seen)
-                   and (seen.reached_at is None or seen.reached_at <= sighting.t + REACHED_AFTER_LANDING_S)}
-        left = [slot for slot in self._unplayed_departures(sighting, sighting.player, state, coming) if slot in around]
+        left = self._unplayed_departures(sighting, sighting.player, state, coming, before=STOCK_AHEAD_SECONDS)
         return left[0] if len(left) == 1 else None
 
     def _unplayed_departures(self, sighting: Arrival | PileTouched, player: str, state: EngineState,
-                             coming: Sequence[Sighting], *, nor_moved: bool = False) -> list[int]:
+                             coming: Sequence[Sighting], *, nor_moved: bool = False,
+                             before: float = STOCK_LEFT_SECONDS) -> list[int]:
         """The slots of `player` seen losing their top around `sighting` (`_departures`) whose card the
         engine still has there (not yet played) and no card landing later is read as; `nor_moved`: nor
-        seen turning up in another of their slots."""
+        seen turning up in another of their slots; `before`: how long before the landing a departure counts."""
         stocks = state.players[player].stocks
         later = [seen.card for seen in coming if isinstance(seen, Arrival) and seen.card is not None]
         if nor_moved:
             later += [seen.reading.card for seen in coming
                       if isinstance(seen, StockSeen) and seen.player == player and seen.reading.card is not None]
-        return sorted({slot for (who, slot), card in self._departures(sighting, coming)
+        return sorted({slot for (who, slot), card in self._departures(sighting, coming, before)
                        if who == player and slot < len(stocks) and stocks[slot].top is not None
                        and same_card(stocks[slot].top, card) and not any(same_card(card, other) for other in later)})
 

@@ -35,6 +35,11 @@ PALE_TABLE_SHARE = 0.05
 #: A pixel is card-coloured (a face or its border) when at least this bright and at most this saturated.
 CARD_MIN_VALUE = 140
 CARD_MAX_SATURATION = 70
+#: ... or, where the cards' paper seen in the opening layout is itself this saturated or more under the
+#: room's light (a warm lamp, a cream deck), at most this much more saturated than that paper
+#: (`paper_saturation_limit`); never over PAPER_MOST. Skin under the same light stays more saturated still.
+PAPER_MARGIN = 25
+PAPER_MOST = 140
 
 
 class TopCardNamer(Protocol):
@@ -174,9 +179,40 @@ def read_place(namer: TopCardNamer, crop: np.ndarray, spot: np.ndarray, table: T
     return Reading(None, there, float(confidence), alternatives)
 
 
-def card_coloured(view: np.ndarray) -> np.ndarray:
-    """uint8 mask of pale, unsaturated pixels: card faces and their white borders."""
-    return _paper(cv2.cvtColor(view, cv2.COLOR_BGR2HSV))
+def card_coloured(view: np.ndarray, most: int = CARD_MAX_SATURATION) -> np.ndarray:
+    """uint8 mask of pale, unsaturated pixels: card faces and their white borders (saturation at most
+    `most`)."""
+    return paper_within(paper_saturation(view), most)
+
+
+def paper_saturation(view: np.ndarray) -> np.ndarray:
+    """uint8: each pixel's saturation (HSV, 0-255) where it is CARD_MIN_VALUE bright or more, 255 where
+    darker: the card paper is what is at most some saturation here (`paper_within`)."""
+    _, saturation, value = cv2.split(cv2.cvtColor(view, cv2.COLOR_BGR2HSV))
+    return cv2.max(saturation, cv2.compare(value, CARD_MIN_VALUE, cv2.CMP_LT))
+
+
+def paper_within(saturation: np.ndarray, most: int) -> np.ndarray:
+    """uint8 0/1 mask of the card-coloured pixels of a `paper_saturation` image."""
+    return cv2.threshold(saturation, most, 1, cv2.THRESH_BINARY_INV)[1]
+
+
+def paper_saturation_limit(cards: list[np.ndarray]) -> int | None:
+    """The most saturated a pixel may be to be card paper, from the pixels (N x 3 BGR) of face-up cards
+    seen on the table: CARD_MAX_SATURATION, or PAPER_MARGIN over the saturation of their paper (the
+    brighter half of each card's pale pixels) where that is more. Under a warm lamp, or with a cream
+    deck, white paper is itself near CARD_MAX_SATURATION, and a card carried to a pile would be seen
+    only in pieces, its edge lost. None for fewer than two cards."""
+    papers = []
+    for pixels in cards:
+        hsv = cv2.cvtColor(pixels.reshape(-1, 1, 3), cv2.COLOR_BGR2HSV)[:, 0]
+        pale = hsv[hsv[:, 2] >= CARD_MIN_VALUE]
+        if len(pale) >= 20:
+            papers.append(pale[pale[:, 2] >= np.median(pale[:, 2]), 1])
+    if len(papers) < 2:
+        return None
+    paper = float(np.median(np.concatenate(papers)))
+    return int(min(PAPER_MOST, max(CARD_MAX_SATURATION, round(paper + PAPER_MARGIN))))
 
 
 def _paper(hsv: np.ndarray) -> np.ndarray:

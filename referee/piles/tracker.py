@@ -36,7 +36,8 @@ from referee.piles.opening import Opening
 from referee.piles.owners import joint_owners, one_per_hand, reaching_on, stock_holders, unseen_joint_owner, went_on, who_laid_top
 from referee.piles.places import APPROACH_MARGIN_MM, SETTLE_FRAMES, PlaceChange, PlaceTracker, Visit
 from referee.piles.quiet import QUIET_SECONDS, QuietTable
-from referee.piles.reading import MIN_CONFIDENCE, Reading, TableColour, TopCardNamer, card_coloured, card_gone, namer_at, read_place
+from referee.piles.reading import (CARD_MAX_SATURATION, MIN_CONFIDENCE, Reading, TableColour, TopCardNamer, card_coloured, card_gone,
+                                   namer_at, paper_saturation, paper_saturation_limit, paper_within, read_place)
 from referee.piles.sightings import Arrival, LayoutRead, PileTouched, Sighting, StockSeen, TableCleared, TableQuiet
 from referee.piles.table_view import RectMM, TableView
 from referee.piles.zones import Place, all_places
@@ -114,12 +115,16 @@ class TableTracker:
         self.shape = (height, width)
         self.places: dict[Place, PlaceTracker] = {}
         self.spots: dict[Place, RectMM] = {}
+        self.bare_strips: BareStrips | None = None
         self._lay_out(layout or TableLayout(width=view.area_mm[0], height=view.area_mm[1]))
         self.readings: dict[Place, Reading] = {place: Reading(None) for place in self.places}
         self.background: BackgroundModel | None = None
         self.hands = HandTracker(self.shape, frame_period=self.period)
         self.table_colour = TableColour()
         self.last_cardlike: np.ndarray | None = None
+        #: the most saturated card paper may be (`reading.paper_saturation_limit`), from the first layout's cards
+        self.paper_most = CARD_MAX_SATURATION
+        self._paper_seen = False  # the paper of a layout's cards was measured
         self._rows_to_fit = False  # layout_fit still to do once the hands are off the rows ...
         self._piles_to_fit: set[int] = set()  # ... and the spit piles still to find, each once it has a card
         self.started = False     # the opening layout has been read
@@ -154,7 +159,7 @@ class TableTracker:
             self.places[place] = PlaceTracker(place.key, zone, self.view.px_per_mm, self.shape, nominal_card=card, margin=margin)
             self.spots[place] = card
             moved.add(place)
-        self.bare_strips = BareStrips(layout, self.view.px_per_mm, self.shape)
+        self.bare_strips = BareStrips(layout, self.view.px_per_mm, self.shape, None if self.bare_strips is None else self.bare_strips.light)
         return moved
 
     def _fit_layout(self, frame: Frame, *, rows: bool = True, piles: tuple[int, ...] = ()) -> bool:
@@ -178,7 +183,7 @@ class TableTracker:
             return False  # a hand is over a place that would move: the layout is fitted again next time
         for place in self._lay_out(fitted):
             self.places[place].start_settled(self.last_view, frame.index, frame.t, self.last_cardlike)
-        self.table_colour.learn(self.bare_strips.cut(self.last_view))
+        self.bare_strips.see(self.table_colour, self.last_view)
         return True
 
     def _top_card_centre(self, place: Place) -> tuple[float, float] | None:
@@ -205,21 +210,25 @@ class TableTracker:
         """A frame seen from above and its card paper: the frame's alone, so it may be worked out ahead,
         on another thread, and handed to `step`."""
         view = self.view.rectify(image)
-        return TableLook(view, card_coloured(view), grid_of(view))
+        return TableLook(view, paper_saturation(view), grid_of(view))
 
     def step(self, frame: Frame, look: TableLook | None = None) -> list[Sighting]:
         """What this frame shows happening; `look`: `self.look(frame.image)` when worked out already."""
         self._frame_index = frame.index
         self._last_frame = frame
         look = look if look is not None else self.look(frame.image)
-        view, cardlike = look.view, look.cardlike
+        view = look.view
+        cardlike = paper_within(look.paper, self.paper_most)
         if self.background is None:
             self.background = BackgroundModel(view, absorb_frames=max(3, int(round(ABSORB_SECONDS / self.period))),
                                               period=self.period)
-            self.table_colour.learn(self.bare_strips.cut(view))
+            self.bare_strips.see(self.table_colour, view)
         view = self.background.steady(view, look.grid)
-        if self.background.in_shadow is not None:  # card paper in a shadow is told in its light
-            cardlike = card_coloured(view)
+        first_light = self.bare_strips.in_first_light(view)
+        if first_light is not None:  # card paper told in the light the game began in
+            cardlike = card_coloured(first_light, self.paper_most)
+        elif self.background.in_shadow is not None:  # card paper in a shadow is told in its light
+            cardlike = card_coloured(view, self.paper_most)
         foreground = self.background.foreground(view)
         if frame.index % max(1, int(round(1.0 / self.period))) == 0:
             self.bare_strips.follow_the_light(self.table_colour, view, foreground)
@@ -246,7 +255,7 @@ class TableTracker:
                 snapshots += self._foresee(place, frame)
         self._name_snapshots(snapshots)
         self._measure_arms(frame, masks)
-        self.background.update(view, foreground, _arms(masks), moving, looks_bare=self.table_colour.looks_bare)
+        self.background.update(view, foreground, _arms(masks), moving, looks_bare=self._looks_bare)
         for place, change in changes:
             rows, cols = place_slices(self.places[place])
             self.background.absorb(view, rows, cols)
@@ -461,7 +470,7 @@ class TableTracker:
         rect = tracker.rect
         rows, cols = self.spots[place].to_pixels(self.view.px_per_mm, self.shape)
         view = view if view is not None else self.last_view
-        spot = None if view is None else view[rows, cols].copy()
+        spot = None if view is None else self.bare_strips.as_first(view[rows, cols]).copy()
         corners = None if footprint is None else tracker.card_corners_mm(footprint)
         outline = None if corners is None else TableView.in_crop(corners, rect, READ_PX_PER_MM).astype(np.float32)
         whole_card = place.kind == "stock" and corners is not None and _fills_slot(corners, self.spots[place])
@@ -471,6 +480,10 @@ class TableTracker:
             crop = self.view.crop(image, rect, READ_PX_PER_MM)
             return read_place(namer, crop, crop if spot is None else spot, table, READ_PX_PER_MM, outline, whole_card=whole_card)
         return read
+
+    def _looks_bare(self, pixels: np.ndarray) -> np.ndarray:
+        """Per pixel of a view (bool): of the bare table's colour, told in the first view's light."""
+        return self.table_colour.looks_bare(self.bare_strips.as_first(pixels))
 
     def _foresee(self, place: Place, frame: Frame) -> list[Visit]:
         """A place has had its first still frame since hands left it: it settles SETTLE_FRAMES - 1 frames on,
@@ -553,6 +566,12 @@ class TableTracker:
         for place, reading in read.items():
             self.readings[place] = reading
             self._layout_read_at[place] = frame.index
+        if not self._paper_seen:  # the paper of the first cards laid out, in the light the game began in
+            view = self.bare_strips.as_first(self.last_view)
+            most = paper_saturation_limit([self.places[place].crop(view)[self.places[place].footprint]
+                                           for place, reading in read.items() if reading.card is not None])
+            self._paper_seen = most is not None
+            self.paper_most = CARD_MAX_SATURATION if most is None else most
         # a stock read with a hand over it is read again when the hand has gone, whether or not the place
         # then looks other than when it last settled (a hand hovering over a card read as a bare slot)
         self._read_under_hand = {place for place in read if place.kind == "stock" and self._busy(place)}
@@ -747,10 +766,10 @@ class Foreseen:
 
 @dataclass(frozen=True)
 class TableLook:
-    """One frame seen from above (`TableTracker.look`): the tracking view and its card-coloured pixels."""
+    """One frame seen from above (`TableTracker.look`): the tracking view and its pale pixels' saturation."""
 
     view: np.ndarray
-    cardlike: np.ndarray
+    paper: np.ndarray  # `reading.paper_saturation(view)`: which pixels are card-coloured, once the paper is known
     grid: np.ndarray | None = None  # `background.grid_of(view)`, where the light is measured
 
 

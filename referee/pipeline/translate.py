@@ -182,6 +182,13 @@ class Translator:
     def _layout(self, sighting: LayoutRead, state: EngineState):
         tops = {player: [reading.card for reading in sighting.stocks[player][:5]] for player in PLAYERS}
         piles = sighting.piles
+        note = None
+        if not sighting.first and not all(pile.empty for pile in piles) and all(pile.card is None for pile in piles):
+            # a layout after a bare table with no card named on the spit piles: spit cards are turned face up,
+            # so what looked covered there is the table in a shade (seed 205: a lamp leaning over the piles as
+            # the video opened), and the piles are bare until the spits land
+            note = "spit piles looked covered as the layout was read, no card seen there: taken as bare until the spits"
+            piles = (Reading(None), Reading(None))
         if all(pile.empty for pile in piles):
             if all(reading.empty for row in sighting.stocks.values() for reading in row):
                 return [], None  # a bare table: wait for a layout
@@ -190,7 +197,7 @@ class Translator:
             self._played = []
             self._seen_empty = set()
             self._reread = {}
-            return [RoundLaidOut(sighting.t, tops, frame=sighting.frame)], None
+            return [RoundLaidOut(sighting.t, tops, frame=sighting.frame)], note
         if not sighting.first:
             return [], "new layout seen with cards already on the spit piles; ignored"
         # a pile in use whose top cannot be read starts with its top unknown (pile 0 is always in use once
@@ -204,7 +211,6 @@ class Translator:
         spit = {player: ASSUMED_SPIT_CARDS for player in PLAYERS}
         observation = LayoutSeen(sighting.t, tops, counts, spit, [piles[0].card, piles[1].card],
                                  unknown_piles=unknown, counts_at_least=True, frame=sighting.frame)
-        note = None
         if unknown:
             seen = {True: "a card there not named", False: "nothing seen there"}
             read = ", ".join(f"spit pile {index} ({seen[piles[index].face_down]})" for index in unknown)
@@ -406,9 +412,12 @@ class Translator:
                 # that stock or on the pile, is likelier than the hand's side seen wrong; B's `KC` was given to
                 # A, whose `KS` the opening layout had read `KC`)
                 owners = other
+        misread_stock = None
+        if not owners and not spits_due and shown is None:
+            misread_stock = self._left_as_read(sighting, state, coming)
+            owners = [] if misread_stock is None else [(sighting.player, misread_stock)]
         if not owners and not spits_due:
             owners = self._likely_owner(sighting, candidates, state) or _one_of_its_rank(card, candidates, state)
-        misread_stock = None
         if not owners and not spits_due and shown is None:
             misread_stock = self._misread_stock_that_left(sighting, state, coming)
             owners = [] if misread_stock is None else [(sighting.player, misread_stock)]
@@ -557,13 +566,15 @@ class Translator:
         """When the reading fits several stock tops, the likeliest of those seen leaving their stock
         (`_departures`), of the hand seen laying it where they are as likely (a covered `Q?` named by the
         queen that left its player's stock, and the other player's `QH` gone too); None when one fits, or
-        none of them was seen to leave."""
+        none of them was seen to leave. A stock seen losing a card of its top's rank lost its top, though the
+        two readings differ in suit (seed 204: B's `JD`, read `JH` as it left, one of three jacks on B's stocks)."""
         fitting = self._fitting(sighting, state)
         if len(fitting) < 2:
             return None
         left = self._departures(sighting, coming)
         gone = [(score, key[0] == sighting.player, key) for key, score in fitting.items()
-                if any(key == slot and same_card(state.players[key[0]].stocks[key[1]].top, card) for slot, card in left)]
+                if any(key == slot and card is not None and card.rank == state.players[key[0]].stocks[key[1]].top.rank
+                       for slot, card in left)]
         return max(gone)[2] if gone else None
 
     def _the_one_that_left(self, sighting: Arrival, state: EngineState, coming: Sequence[Sighting]) -> tuple[str, int] | None:
@@ -581,6 +592,19 @@ class Translator:
             return None
         left = self._unplayed_departures(sighting, sighting.player, state, coming)
         return (sighting.player, left[0]) if len(left) == 1 else None
+
+    def _left_as_read(self, sighting: Arrival, state: EngineState, coming: Sequence[Sighting]) -> int | None:
+        """A card read as none of its player's stock tops came from the one stock of theirs seen losing a
+        card like it around its landing (as `_misread_stock_that_left` looks): that stock showed it, though
+        the engine has another card there, or none (seed 203: A's stock counted empty, then seen showing a
+        `K?` the engine had not taken in yet, lost the `KC` laid; with no king on A's stocks, the `JC` its
+        reading gave 0.07 was taken instead). None otherwise."""
+        card = sighting.card
+        if sighting.player is None or card is None:
+            return None
+        slots = {slot for (who, slot), left in self._departures(sighting, coming, before=STOCK_AHEAD_SECONDS)
+                 if who == sighting.player and left is not None and same_card(left, card)}
+        return slots.pop() if len(slots) == 1 else None
 
     def _misread_stock_that_left(self, sighting: Arrival, state: EngineState, coming: Sequence[Sighting]) -> int | None:
         """A card read surely (PASSING_BELOW or more) as no stock top of either player's, nor of its player's

@@ -6,7 +6,8 @@ import cv2
 import numpy as np
 import pytest
 
-from referee.piles.reading import Reading, TableColour, card_gone, namer_at, read_place
+from referee.piles.reading import (CARD_MAX_SATURATION, Reading, TableColour, card_coloured, card_gone, namer_at, paper_saturation_limit,
+                                   read_place)
 from referee.vision.recogniser import TopCardReading
 from referee.piles.table_view import RectMM
 from referee.rules.cards import Card
@@ -176,3 +177,40 @@ def test_on_a_white_cloth_a_spot_that_looks_like_the_table_is_still_read():
     assert not table.plainly_bare(table.unlike_share(face)) and not table.something_there(face)
     assert read_place(namer, np.zeros((60, 60, 3), np.uint8), face, table, 3.0).card == Card.parse("7C")
     assert namer.asked == 1
+
+
+def _card_pixels(paper_bgr: tuple[int, int, int], seed: int) -> np.ndarray:
+    """A card's pixels (N x 3): its paper, and a fifth of them printed in red or black ink."""
+    chance = np.random.default_rng(seed)
+    pixels = np.clip(np.array(paper_bgr, np.float32) + chance.normal(0.0, 2.0, (2000, 3)), 0, 255).astype(np.uint8)
+    pixels[:200] = (40, 30, 190)
+    pixels[200:400] = (30, 30, 30)
+    return pixels
+
+
+def _saturation(bgr: tuple[int, int, int]) -> int:
+    return int(cv2.cvtColor(np.uint8([[bgr]]), cv2.COLOR_BGR2HSV)[0, 0, 1])
+
+
+@pytest.mark.parametrize("paper, skin", [
+    ((244, 247, 248), (120, 150, 200)),   # white paper in daylight: the usual limit
+    ((150, 180, 210), (90, 140, 215)),    # cream paper under a warm lamp: paper it is, skin it is not
+    ((120, 175, 235), (60, 120, 230)),    # the warm lamp stronger still
+])
+def test_card_paper_is_told_by_the_paper_the_layout_shows(paper, skin):
+    most = paper_saturation_limit([_card_pixels(paper, seed) for seed in range(5)])
+    assert most >= CARD_MAX_SATURATION
+    assert card_coloured(np.uint8([[paper]]), most)[0, 0] == 1
+    assert card_coloured(np.uint8([[skin]]), most)[0, 0] == 0
+    if _saturation(paper) + 25 <= CARD_MAX_SATURATION:
+        assert most == CARD_MAX_SATURATION  # no change where the paper is white
+
+
+def test_the_paper_is_not_judged_on_fewer_than_two_cards():
+    assert paper_saturation_limit([_card_pixels((150, 180, 210), 1)]) is None
+    assert paper_saturation_limit([]) is None
+
+
+def test_card_coloured_at_the_usual_limit_is_bright_and_unsaturated():
+    pixels = np.uint8([[(244, 247, 248), (200, 200, 200), (139, 139, 139), (60, 120, 230), (150, 180, 210)]])
+    np.testing.assert_array_equal(card_coloured(pixels)[0], [1, 1, 0, 0, 1 if _saturation((150, 180, 210)) <= 70 else 0])

@@ -344,3 +344,31 @@ def test_a_card_read_surely_as_none_of_the_stock_tops_came_from_the_stock_seen_l
     assert plays(events) == [("B", 0, "JC", "QD", True)]
     slot = engine.state.players["B"].stocks[1]
     assert ("empty" if slot.count == 0 else "K?") == expected_stock_b1
+
+
+@pytest.mark.parametrize("departure, expected", [(True, ("A", 0, "KC", "QD", True)), (False, ("A", 0, "JC", "QD", True))],
+                         ids=["its_stock_seen_losing_it", "no_departure"])
+def test_a_card_read_as_the_card_a_stock_was_seen_losing_came_from_it_though_the_engine_had_another_there(departure, expected):
+    # seed 203: a `K?` seen turned up on A's stock counted empty was taken for A's other king moved there, and
+    # that king's play left the engine nothing there; A then laid the `KC` still lying there, read KC with a
+    # jack of clubs among the reader's doubts, and the stock was seen losing its `K?`
+    opening = layout_read((card("8D"), card("8H")), a="KS 5S JC - 7H", b="3C 2C 6D 10S AH")
+    king_seen = StockSeen(0.5, 15, "A", 3, Reading(Card.parse("K?"), confidence=0.6), EMPTY, True)
+    king_played = Arrival(0.8, 24, 0, "A", Card.parse("KS"), 0.01, confidence=0.9)
+    queen = Arrival(0.9, 27, 0, "B", Card.parse("QD"), 0.01, confidence=0.9)
+    king = Arrival(1.0, 30, 0, "A", Card.parse("KC"), 0.01, confidence=0.5,
+                   alternatives=((Card.parse("KS"), 0.30), (Card.parse("KC"), 0.26), (Card.parse("QC"), 0.11), (Card.parse("JC"), 0.07)))
+    sightings = [opening, king_seen, king_played, queen, king]
+    if departure:
+        sightings.append(StockSeen(1.2, 36, "A", 3, EMPTY, Reading(Card.parse("K?"), confidence=0.6), True))
+    assert plays(referee_with_hindsight(sightings))[-1] == expected
+
+
+def test_a_stock_seen_losing_a_card_of_its_tops_rank_read_with_another_suit_lost_its_top():
+    # seed 204: three jacks on B's stocks; B laid the `JD`, read `J?` (hearts and diamonds its likeliest), and
+    # its stock, whose `JD` the tracker had lately read `JH`, was seen losing a `JH`
+    opening = layout_read((card("3H"), card("7D")), a="2H 5S 9D 4C 7H", b="7S JC JD JH 6S")
+    jack = Arrival(1.0, 30, 1, "B", Card.parse("J?"), 0.01, confidence=0.3,
+                   alternatives=((Card.parse("JH"), 0.14), (Card.parse("QH"), 0.11), (Card.parse("JD"), 0.10)))
+    left = StockSeen(1.2, 36, "B", 2, BACK, card("JH"), True)
+    assert plays(referee_with_hindsight([opening, jack, left])) == [("B", 1, "JD", "7D", False)]

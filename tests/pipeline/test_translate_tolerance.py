@@ -133,6 +133,28 @@ def test_a_misread_layout_does_not_lose_the_plays_after_it():
     assert "layout: 2H, 5S shown in two places" in messages and "3H came from it" in messages
 
 
+@pytest.mark.parametrize("piles, laid_out", [
+    ((BACK, BACK), True),            # both piles in a lamp's shade: read as covered, no card named
+    ((BACK, EMPTY), True),
+    ((card("4C"), BACK), False),     # a card named there: play had begun before the layout was seen
+], ids=["both_shaded", "one_shaded", "a_card_there"])
+def test_a_layout_after_a_bare_table_with_spit_piles_that_only_looked_covered_starts_the_round(piles, laid_out):
+    # seed 205: a lamp leaning over the spit piles as the video opened; the layout read them as face-down cards,
+    # was ignored as a round already in play, and the round was taken up from the first card seen landing
+    bare = LayoutRead(0.0, 0, stocks(a="- - - - -", b="- - - - -"), (EMPTY, EMPTY), first=True)
+    layout = LayoutRead(0.5, 15, stocks(), piles, first=False)
+    spits = [Arrival(2.0, 60, 0, "A", Card.parse("4C"), 0.01, confidence=0.9, together=True),
+             Arrival(2.05, 61, 1, "B", Card.parse("8H"), 0.01, confidence=0.9, together=True)]
+    events, _, _ = referee([bare, layout] + spits)
+    starts = [e for kind, e in events if kind == "round_start"]
+    if laid_out:
+        assert [(e.t, e.get("mid_round")) for e in starts] == [(0.5, None)]
+        assert [(kind, e["player"]) for kind, e in events if kind in ("spit", "play")] == [("spit", "A"), ("spit", "B")]
+    else:
+        assert ("note", "new layout seen with cards already on the spit piles; ignored") in events
+        assert all(e.t > 0.5 for e in starts)
+
+
 def test_plays_seen_before_any_layout_are_ruled():
     events, _, engine = referee([arrival(1.0, 0, "A", "7H"), arrival(2.0, 0, "B", "8C"),
                                  StockSeen(2.5, 75, "A", 4, card("9S"), BACK, True), arrival(3.0, 0, None, "9S")])

@@ -36,6 +36,9 @@ ASSUMED_SPIT_CARDS = 5
 #: Least probability (among the reader's alternatives) for a card landing to be taken for a stock top it
 #: was not read as. Lower: more misreads put right, and more plays credited to the wrong stock.
 LIKELY_OWNER_FLOOR = 0.05
+#: A landing card read at least this surely in the other colour than the stock top it was matched to by its
+#: rank is as it landed (`Translator._both_readings`).
+COLOUR_SURE_LANDING = 0.9
 #: A card that landed while its player owed a spit is taken for a card from their stock only if that stock
 #: was seen losing its top within this many seconds before the landing (else the stock still shows it).
 STOCK_LEFT_SECONDS = 2.0
@@ -462,7 +465,8 @@ class Translator:
 
     def _both_readings(self, sighting: Arrival, player: str, slot: int, top: Card) -> Card:
         """The card that left stock `slot` of `player` and landed. A stock top with a suit names it: read
-        while it lay still, it is surer than a glimpse of the card landing (letting the two readings' joint
+        while it lay still, it is surer than a glimpse of the card landing, unless the landing card was read
+        surely in the other colour (COLOUR_SURE_LANDING) (letting the two readings' joint
         belief override it changed 11 cards in 24 games and 4 clips, 10 for the worse: a `KC` made `KS`, a
         `QD` made `KD`). When neither reading named a suit (a court card of a deck the models never saw),
         the card gets the suit both believe in together, when that card holds at least SUIT_BY_BOTH of
@@ -470,6 +474,13 @@ class Translator:
         stock's doubts over it made a `KC` a `KS`). A stock top named by rank alone that the landing card
         was matched to through its doubts (another rank read) gives its rank (`_of_rank`)."""
         if top.suit is not None:
+            card = sighting.card
+            if (card.suit is not None and card.rank == top.rank and (card.suit in RED) != (top.suit in RED)
+                    and sighting.confidence >= COLOUR_SURE_LANDING):
+                # the landing card read surely in the other colour: a suit misread keeps its colour, so this is
+                # another card of the rank (held since before the clip began, A's `8S` with an `8H` on A's
+                # stock) or the stock was misread (B's `9H` read `9C` on its stock): it is as it landed
+                return card
             return top
         if sighting.card.rank != top.rank:
             # matched to this stock through the landing reading's doubts (`_likely_owner`, `_seen_leaving`: a

@@ -372,3 +372,15 @@ def test_a_stock_seen_losing_a_card_of_its_tops_rank_read_with_another_suit_lost
                    alternatives=((Card.parse("JH"), 0.14), (Card.parse("QH"), 0.11), (Card.parse("JD"), 0.10)))
     left = StockSeen(1.2, 36, "B", 2, BACK, card("JH"), True)
     assert plays(referee_with_hindsight([opening, jack, left])) == [("B", 1, "JD", "7D", False)]
+
+
+@pytest.mark.parametrize("landing, confidence, expected", [
+    ("8S", 0.92, "8S"),   # read surely in the other colour: another card of the rank, as it landed
+    ("8S", 0.6, "8H"),    # read unsurely: the stock top, read while it lay still, names it
+    ("8D", 0.95, "8H"),   # the same colour: a suit misread, and the stock top names it
+], ids=["other_colour_sure", "other_colour_unsure", "same_colour"])
+def test_a_card_read_surely_in_the_other_colour_than_the_stock_top_of_its_rank_is_as_it_landed(landing, confidence, expected):
+    # seed 201's clip: A laid an `8S` held since before the clip began (read 0.92), an `8H` on A's stock
+    opening = layout_read((card("4C"), card("9S")), a="2H 8H QS 4D 7D", b="5C JC 6D 3H 9C")
+    eight = Arrival(1.0, 30, 1, "A", Card.parse(landing), 0.01, confidence=confidence, alternatives=((Card.parse(landing), confidence),))
+    assert [ruled[2] for ruled in plays(referee_with_hindsight([opening, eight]))] == [expected]

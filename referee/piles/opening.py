@@ -80,6 +80,7 @@ class Opening:
         """The spit piles cards were laid on before the layout is read, to be ruled after it (the layout
         keeps what the tracker knows of them; the rest, `laid_over`, are read as they are now).
         `touched`: per spit pile, the first touch not judged yet (a hand still there, a card covered)."""
+        self._laid_on_by_the_hand_there(touched)
         laid_on = {arrival.pile for arrival in self.early} | set(touched)
         self.forgotten = {index for index, t in touched.items() if self.hand_there(t, index)} | {
             arrival.pile for arrival in self.early if self.hand_there(arrival.t, arrival.pile)}
@@ -87,6 +88,21 @@ class Opening:
                           and not self._unnamed_untouched(index)} | self.forgotten
         self.kept = laid_on - self.laid_over
         return self.kept
+
+    def _laid_on_by_the_hand_there(self, touched: dict[int, float]) -> None:
+        """A card the hand already at a pile as the video began was seen laying, with cards laid there after it
+        by hands come afresh: the pile starts with that card on top, as the first frame would have shown it
+        without the hand, and the later cards are played on it (the clip of `referee_unseen` seed 216 from
+        4.44 s: A's hand laid a `2H` in the first frames, left, and came back with an `AH`, which the layout
+        then took in, unruled). `touched`: as `laid_on`'s."""
+        for pile in (0, 1):
+            there = [arrival for arrival in self.early if arrival.pile == pile and self.hand_there(arrival.t, pile)]
+            later = [arrival.t for arrival in self.early if arrival.pile == pile and not self.hand_there(arrival.t, pile)]
+            if pile in touched and not self.hand_there(touched[pile], pile):
+                later.append(touched[pile])  # a touch not judged yet (the layout is read as that pile settles)
+            if there and later and there[-1].card is not None and min(later) > there[-1].t:
+                self.first[Place("spit_pile", pile)] = Reading(there[-1].card, confidence=there[-1].confidence)
+                self.early = [arrival for arrival in self.early if arrival not in there]
 
     def _unnamed_untouched(self, pile: int) -> bool:
         """The first frame showed something on `pile` it could not name, and it lay still, untouched, after."""

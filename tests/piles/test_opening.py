@@ -71,6 +71,25 @@ def test_a_touch_in_the_first_frames_is_a_hand_already_there_and_its_card_part_o
     assert start.keep(later) == (later[2:] if hand_there else later)
 
 
+@pytest.mark.parametrize("later", ["arrival", "touch"], ids=["seen_landing", "still_to_be_judged"])
+def test_a_card_laid_after_the_hand_there_as_the_video_began_left_is_ruled_on_the_card_that_hand_laid(later):
+    # `referee_unseen` seed 216's clip from 4.44 s: A's hand laid a 2H on pile 1 in the first frames, left, and
+    # came back with an AH; the layout, read as the pile settled, had taken the AH in, unruled
+    start = opening()
+    start.saw_hand(1, 0, 0.0)
+    start.early.append(arrival(0.02, 1, "A", "2H"))
+    touched = {}
+    if later == "arrival":
+        start.early.append(arrival(0.71, 1, "A", "AH"))
+    else:
+        touched = {1: 0.71}
+    assert start.laid_on(touched) == {1}
+    read, early, _ = start.read(layout(piles=(sure("4C"), sure("AH"))), touched)
+    assert [str(pile) for pile in read.piles] == ["4C", "2H"] and read.t < 0.71
+    assert [str(a.card) for a in early] == (["AH"] if later == "arrival" else [])
+    assert start.keep([arrival(0.02, 1, "A", "2H")]) == [arrival(0.02, 1, "A", "2H")]  # nothing forgotten there
+
+
 def test_a_pile_the_first_frame_showed_no_card_on_is_read_as_the_layout_finds_it():
     start = opening(pile0=EMPTY)  # a hand over it in the first frame
     start.early.append(arrival(0.4, 0, "A", "5S"))

@@ -58,6 +58,10 @@ HIDDEN_EDGE_MM = 4.0
 OVER_THE_MIDDLE = 0.8
 #: How far (mm) around the place a hand is followed to time its approach.
 APPROACH_MARGIN_MM = 60.0
+#: A hand that touched a place and then stayed at least this far off it (mm), for this long (s), left it,
+#: though still within its reach (at its stocks beside a spit pile): its visit ends there.
+GONE_OFF_MM = 60.0
+GONE_OFF_SECONDS = 0.4
 #: A hidden card's approach counts as ending on the pile only if the hand is then within this many mm
 #: of the pile's outline (its fingers reach past the card, so usually overlapping it).
 NEAR_MM = 10.0
@@ -161,6 +165,8 @@ class Visit:
     cards: list[tuple[int, float, np.ndarray]] = field(default_factory=list)
     #: where the arm came from in the first frames of contact (`arms.arm_offset`, mm from the seat)
     arms: list[float] = field(default_factory=list)
+    #: since when the hand has been GONE_OFF_MM or more from the place after touching it (`_gone_off`)
+    off_since: float | None = None
 
 
 @dataclass(frozen=True)
@@ -306,6 +312,13 @@ class PlaceTracker:
                 continue
             distance, card_seen, front, carried_here, reach = measured
             busy = True
+            if visit is not None and self._gone_off(visit, t, distance):
+                # the hand laid its card and went off to its stocks, still near: that visit is over, and what
+                # it does next is another (a second card laid here is a second touch)
+                self._end_visit(visit, period)
+                self.finished.append(self.visits.pop(player))
+                self._outline_due = frame + LAID_OUTLINE_FRAMES
+                visit = None
             if visit is None:
                 visit = self.visits[player] = Visit(player, frame)
             if reach is not None and visit.card_on_its_way and visit.touch is None and not visit.frames_in_contact:
@@ -547,6 +560,20 @@ class PlaceTracker:
         return (self.place[0] == "spit_pile" and visit.touch is not None and self._first_frame is not None
                 and visit.touch.frame - self._first_frame < HAND_THERE_FRAMES and len(visit.samples) >= 2
                 and visit.samples[-2][2] > 0)
+
+    def _gone_off(self, visit: Visit, t: float, distance: float) -> bool:
+        """Whether a hand that touched the place has been at least GONE_OFF_MM from it for GONE_OFF_SECONDS
+        (at its stocks beside the pile, within the place's reach): it left (`all_at_once` seed 176's clip
+        from 15.12 s: A laid a `JD`, stayed 1.2 s at its stock 95 mm off, and came back with a `10H`, all one
+        visit, the `10H` never a touch). Not a hand there as the video began: its touch was not seen, and
+        its return is its touch (`_back_from_the_start`)."""
+        from_the_start = visit.touch is not None and self._first_frame is not None and (
+            visit.touch.frame - self._first_frame < HAND_THERE_FRAMES)
+        if not visit.frames_in_contact or distance < GONE_OFF_MM or from_the_start:
+            visit.off_since = None
+            return False
+        visit.off_since = t if visit.off_since is None else visit.off_since
+        return t - visit.off_since >= GONE_OFF_SECONDS
 
     def _end_visit(self, visit: Visit, period: float) -> None:
         # a hand seen carrying a card that overlapped the outline touched it; a hand hiding its card that

@@ -4,7 +4,7 @@ import cv2
 import numpy as np
 import pytest
 
-from referee.piles.places import SETTLE_FRAMES, PlaceTracker
+from referee.piles.places import GONE_OFF_MM, SETTLE_FRAMES, PlaceTracker
 from referee.piles.table_view import RectMM
 from referee.table.layout import CARD_HEIGHT_MM, CARD_WIDTH_MM
 
@@ -553,3 +553,24 @@ def test_a_hand_at_the_pile_as_the_video_began_touches_it_when_it_comes_back(the
     visit = tracker.visits["A"]
     back = first + len(reaches) - 3
     assert (visit.touch.frame >= back - 1) is there_at_the_start
+
+
+@pytest.mark.parametrize("frames_off, visits", [(15, 2), (6, 1)], ids=["gone_off_half_a_second", "drawn_back_a_moment"])
+def test_a_hand_that_laid_a_card_and_went_off_within_reach_then_came_back_touches_the_pile_again(frames_off, visits):
+    """`all_at_once` seed 176's clip: A laid a card, stayed at its stock 95 mm off, still within the pile's
+    reach, and came back with another; one visit, the second card never a touch. A hand at least GONE_OFF_MM
+    off for GONE_OFF_SECONDS left; one drawn back a moment is still laying its card."""
+    zone = RectMM.around((150, 150), 110, 130)
+    tracker = PlaceTracker(("spit_pile", None, 0), zone, PX_PER_MM, VIEW, nominal_card=RectMM.around((150, 150), 63, 88))
+    view = np.full(VIEW + (3,), TABLE_GREY, np.uint8)
+    draw_card(view, (150, 150), 0.0, (20, 20, 20))
+    settle(tracker, view, 0)
+    reaches = [30, 60, 90] + [125] * 3 + [106 - int(GONE_OFF_MM) - 10] * frames_off + [60, 90, 125]  # the outline: row 106
+    for number, reach in enumerate(reaches):
+        owned = {"A": np.zeros(VIEW, np.uint8), "B": np.zeros(VIEW, np.uint8)}
+        owned["A"][0:reach, 130:170] = 1
+        frame = 20 + number
+        tracker.step(view, owned, frame, frame * PERIOD, PERIOD, None, card_paper(view))
+    touches = [visit.touch.frame for visit in tracker.finished + [tracker.visits["A"]] if visit.touch is not None]
+    assert len(touches) == visits
+    assert touches[0] <= 20 + 4 and (visits == 1 or touches[1] >= 20 + len(reaches) - 2)

@@ -557,9 +557,14 @@ class PlaceTracker:
         frames) that drew off it and is back on it now: this is its touch. (A clip's hand hovered near the pile
         for a second with its card, then laid it: the play was timed at the clip's first frames, before the
         layout was read, and ruled as if no layout had been seen.)"""
-        return (self.place[0] == "spit_pile" and visit.touch is not None and self._first_frame is not None
-                and visit.touch.frame - self._first_frame < HAND_THERE_FRAMES and len(visit.samples) >= 2
+        return (self.place[0] == "spit_pile" and self._touched_as_it_began(visit) and len(visit.samples) >= 2
                 and visit.samples[-2][2] > 0)
+
+    def _touched_as_it_began(self, visit: Visit) -> bool:
+        """The visit's touch came in the video's first HAND_THERE_FRAMES frames: a hand already there, its
+        contact not seen coming."""
+        return visit.touch is not None and self._first_frame is not None and (
+            visit.touch.frame - self._first_frame < HAND_THERE_FRAMES)
 
     def _gone_off(self, visit: Visit, t: float, distance: float) -> bool:
         """Whether a hand that touched the place has been at least GONE_OFF_MM from it for GONE_OFF_SECONDS
@@ -567,9 +572,7 @@ class PlaceTracker:
         from 15.12 s: A laid a `JD`, stayed 1.2 s at its stock 95 mm off, and came back with a `10H`, all one
         visit, the `10H` never a touch). Not a hand there as the video began: its touch was not seen, and
         its return is its touch (`_back_from_the_start`)."""
-        from_the_start = visit.touch is not None and self._first_frame is not None and (
-            visit.touch.frame - self._first_frame < HAND_THERE_FRAMES)
-        if not visit.frames_in_contact or distance < GONE_OFF_MM or from_the_start:
+        if not visit.frames_in_contact or distance < GONE_OFF_MM or self._touched_as_it_began(visit):
             visit.off_since = None
             return False
         visit.off_since = t if visit.off_since is None else visit.off_since

@@ -188,7 +188,12 @@ def card_coloured(view: np.ndarray, most: int = CARD_MAX_SATURATION) -> np.ndarr
 def paper_saturation(view: np.ndarray) -> np.ndarray:
     """uint8: each pixel's saturation (HSV, 0-255) where it is CARD_MIN_VALUE bright or more, 255 where
     darker: the card paper is what is at most some saturation here (`paper_within`)."""
-    _, saturation, value = cv2.split(cv2.cvtColor(view, cv2.COLOR_BGR2HSV))
+    return _pale_saturation(cv2.cvtColor(view, cv2.COLOR_BGR2HSV))
+
+
+def _pale_saturation(hsv: np.ndarray) -> np.ndarray:
+    """`paper_saturation` of an HSV image."""
+    saturation, value = cv2.extractChannel(hsv, 1), cv2.extractChannel(hsv, 2)
     return cv2.max(saturation, cv2.compare(value, CARD_MIN_VALUE, cv2.CMP_LT))
 
 
@@ -217,7 +222,7 @@ def paper_saturation_limit(cards: list[np.ndarray]) -> int | None:
 
 def _paper(hsv: np.ndarray) -> np.ndarray:
     """uint8 0/1 mask of the card-coloured pixels of an HSV image (CARD_MIN_VALUE, CARD_MAX_SATURATION)."""
-    return cv2.inRange(hsv, (0, 0, CARD_MIN_VALUE), (180, CARD_MAX_SATURATION, 255)) // 255
+    return paper_within(_pale_saturation(hsv), CARD_MAX_SATURATION)
 
 
 def namer_at(namer: TopCardNamer, frame: int, rect: RectMM) -> TopCardNamer:

@@ -417,7 +417,7 @@ class Translator:
                 owners = other
         misread_stock = None
         if not owners and not spits_due and shown is None:
-            misread_stock = self._left_as_read(sighting, state, coming)
+            misread_stock = self._left_as_read(sighting, coming)
             owners = [] if misread_stock is None else [(sighting.player, misread_stock)]
         if not owners and not spits_due:
             owners = self._likely_owner(sighting, candidates, state) or _one_of_its_rank(card, candidates, state)
@@ -604,7 +604,7 @@ class Translator:
         left = self._unplayed_departures(sighting, sighting.player, state, coming)
         return (sighting.player, left[0]) if len(left) == 1 else None
 
-    def _left_as_read(self, sighting: Arrival, state: EngineState, coming: Sequence[Sighting]) -> int | None:
+    def _left_as_read(self, sighting: Arrival, coming: Sequence[Sighting]) -> int | None:
         """A card read as none of its player's stock tops came from the one stock of theirs seen losing a
         card like it around its landing (as `_misread_stock_that_left` looks): that stock showed it, though
         the engine has another card there, or none (seed 203: A's stock counted empty, then seen showing a

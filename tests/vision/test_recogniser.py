@@ -14,7 +14,7 @@ from referee.rules.cards import RANKS, SUITS, Card
 from referee.synth import faces
 from referee.vision import CardDetection, CardRecogniser, load_recogniser
 from referee.vision.geometry import FACE_SIZE, order_card_corners
-from referee.vision.recogniser import NO_FACE_BELOW, OUTLINE_AGREED, OUTLINE_SURE, _cut_out
+from referee.vision.recogniser import NO_FACE_BELOW, OUTLINE_AGREED, OUTLINE_SURE, PILE_DETECTOR_SIZE, _cut_out
 from referee.vision.geometry import quad_iou
 
 ASSETS = pathlib.Path(__file__).resolve().parents[1] / "assets" / "vision"
@@ -95,15 +95,17 @@ def test_name_card_reads_an_upright_card(recogniser, card, turned):
     assert named == card and 0.5 <= confidence <= 1.0
 
 
-def pile_view(card: Card, under: Card = Card("5", "D"), px_per_mm: float = 2.0, seed: int = 1, design: str = "modern") -> np.ndarray:
-    """A rectified top-down view around a spit pile: `card` squarely on top of `under`."""
+def pile_view(card: Card, under: Card = Card("5", "D"), px_per_mm: float = 2.0, seed: int = 1, design: str = "modern",
+              angle: float = 3.0, shift_mm: tuple[float, float] = (0.0, 0.0)) -> np.ndarray:
+    """A rectified top-down view around a spit pile: `card` on top of `under`, squarely unless turned
+    `angle` degrees and moved `shift_mm` off the view's centre."""
     rng = np.random.default_rng(seed)
     view = data_gen.procedural_background(rng, int(110 * px_per_mm), int(130 * px_per_mm))
-    for drawn, angle in ((under, 14.0), (card, 3.0)):
+    for drawn, turned, (dx, dy) in ((under, 14.0, (0.0, 0.0)), (card, angle, shift_mm)):
         face = faces.card_face(drawn, design, px_per_mm)
         alpha = faces.card_mask(px_per_mm).astype(np.float32)[:, :, None] / 255
-        matrix = cv2.getRotationMatrix2D((face.shape[1] / 2, face.shape[0] / 2), angle, 1.0)
-        matrix[:, 2] += (view.shape[1] / 2 - face.shape[1] / 2, view.shape[0] / 2 - face.shape[0] / 2)
+        matrix = cv2.getRotationMatrix2D((face.shape[1] / 2, face.shape[0] / 2), turned, 1.0)
+        matrix[:, 2] += (view.shape[1] / 2 - face.shape[1] / 2 + dx * px_per_mm, view.shape[0] / 2 - face.shape[0] / 2 + dy * px_per_mm)
         warped = cv2.warpAffine(face, matrix, view.shape[1::-1])
         mask = cv2.warpAffine(alpha, matrix, view.shape[1::-1])[:, :, None]
         view = (view * (1 - mask) + warped * mask).astype(np.uint8)
@@ -282,15 +284,30 @@ def test_a_pile_view_the_table_detector_leaves_unnamed_is_searched_again_by_the_
     assert recogniser.read_top_card(view).card is None
 
 
-def test_a_pile_view_showing_no_card_face_gets_no_second_look(recogniser, monkeypatch):
-    """An empty pile or a card's back, at a known scale: the card-sized outlines at the view's centre show
-    no face to either reader, so the photo detector is not asked either."""
+def test_a_card_the_table_detector_outlines_nothing_on_at_a_known_scale_is_found_by_the_photo_detector(recogniser, monkeypatch):
+    """The card-sized outlines at the view's centre miss a card lying turned off it (`all_at_once` seed
+    231's clip: a hershey `QH` laid 35 degrees across the `KH`, the table detector outlining nothing)."""
+    view = pile_view(Card.parse("KC"), px_per_mm=3.0, angle=45.0, shift_mm=(12.0, -10.0))
+    monkeypatch.setattr(recogniser, "detector", BlindDetector(recogniser.detector))
+    photo = CountingDetector(recogniser.photo_detector)
+    monkeypatch.setattr(recogniser, "photo_detector", photo)
+    assert recogniser.read_top_card(view, px_per_mm=3.0).card == Card.parse("KC")
+    assert photo.calls == 1
+
+
+def test_an_empty_pile_outlined_by_nothing_is_looked_at_again_and_names_nothing(recogniser, monkeypatch):
     photo = CountingDetector(recogniser.photo_detector)
     monkeypatch.setattr(recogniser, "photo_detector", photo)
     felt = np.random.default_rng(5).normal(0, 4, (390, 330, 3)) + (60, 110, 40)  # a bare green table
     empty = np.clip(felt, 0, 255).astype(np.uint8)
     assert recogniser.read_top_card(empty, px_per_mm=3.0).card is None
-    assert photo.calls == 0
+    assert photo.calls == 1
+
+
+@pytest.mark.parametrize("design", ["modern", "classic"])
+def test_a_card_s_back_at_a_known_scale_names_nothing(recogniser, design):
+    """Outlined by nothing, it is looked at again by the photo detector, which names no card either."""
+    assert recogniser.read_top_card(stock_showing_its_back(design), px_per_mm=3.0).card is None
 
 
 def test_without_a_photo_detector_a_pile_view_is_searched_once(recogniser, monkeypatch):

@@ -132,10 +132,7 @@ class CoveredCards:
             if now < deadline and (1 - arrival.pile) in piles_busy:
                 keep.append(Covered(arrival, deadline, reaching))  # the other pile may yet show this hand laid its card there
                 continue
-            # the card left the stock about when it landed, or the hand stayed over the stock all along
-            match = next((d for d in self.departures if d.player == arrival.player and
-                          (arrival.t - 0.2 <= d.settled <= arrival.t + RESOLVE_SECONDS or d.came <= arrival.t <= d.settled)),
-                         None)
+            match = next((d for d in self.departures if _fits(arrival, d) and not self._anothers(arrival, d)), None)
             if match is not None:
                 self.departures.remove(match)
                 out.append(replace(arrival, card=match.card, confidence=0.9))
@@ -156,6 +153,18 @@ class CoveredCards:
         self.unnamed = keep
         self.departures = [d for d in self.departures if d.settled >= now - MEMORY_SECONDS]
         return sorted(out + self._released_tops(), key=lambda arrival: arrival.t), named_tops
+
+    def _anothers(self, arrival: Arrival, departure: Departure) -> bool:
+        """The card gone from the stock is better taken by another covered card of the same player that it
+        fits as well: one whose hand's last look at the pile read that very card, where this one's read
+        another or none; or one that read none, where this one's read another card (`all_at_once` seed
+        234's clip: A's hand hovered over its stocks for 4.4 s, in which it laid a `5D` covered at once and
+        read nothing, then a `KC` its last look read; the `5D` gone went to the `KC`)."""
+        if arrival.card == departure.card:
+            return False
+        rivals = [other.arrival for other in self.unnamed if other.arrival is not arrival and not other.reaching
+                  and _fits(other.arrival, departure)]
+        return any(other.card == departure.card or (other.card is None and arrival.card is not None) for other in rivals)
 
     def _covers_unnamed(self, top: Arrival) -> bool:
         return any(covered.arrival.pile == top.pile and covered.arrival.t <= top.t for covered in self.unnamed)
@@ -180,3 +189,10 @@ class CoveredCards:
         this pile (an arm over the left pile on its way to the right one), not laying a card here."""
         return any(laid.player == arrival.player and laid.pile != arrival.pile and abs(laid.t - arrival.t) <= PASSING_SECONDS
                    for laid in self.laid)
+
+
+def _fits(arrival: Arrival, departure: Departure) -> bool:
+    """The card gone from a stock may be the one `arrival` laid: the same player's, gone about when it
+    landed, or while the hand stayed over the stock all along."""
+    return departure.player == arrival.player and (
+        arrival.t - 0.2 <= departure.settled <= arrival.t + RESOLVE_SECONDS or departure.came <= arrival.t <= departure.settled)

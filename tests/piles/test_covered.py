@@ -48,6 +48,24 @@ def test_a_stock_card_names_one_covered_card_only():
     assert [t for _, t in covered.touches()] == [1.1]
 
 
+@pytest.mark.parametrize("guess, first, second", [
+    (JACK, TEN, JACK),   # the card read on the later one's last look is its own: the earlier, unread, takes TEN
+    (TEN, None, TEN),    # the later one was read as the card gone: it takes it, and the earlier is a touch
+    (None, None, TEN),   # neither read: the first covered takes it (as before), the other is a touch
+])
+def test_a_card_gone_while_the_hand_hovered_over_its_stocks_goes_to_the_covered_card_it_fits_best(guess, first, second):
+    """`all_at_once` seed 234's clip: A's hand stayed over its stocks from 0.03 to 4.4 s, and laid a `5D`
+    covered at once (its last look read nothing) and a `KC` later (its last look read it). Both fit the
+    `5D` gone in that time; the `KC` took it, and the `5D` was lost."""
+    covered = CoveredCards()
+    covered.cover(covered_arrival("A", t=3.0, pile=0, card=guess), now=4.0)
+    covered.cover(covered_arrival("A", t=2.0, pile=1), now=4.0)
+    covered.left_stock("A", 4.4, TEN, 0.03)
+    out, _ = name(covered, now=4.0 + RESOLVE_SECONDS)
+    named = {arrival.t: getattr(arrival, "card", None) for arrival in out}
+    assert (named.get(2.0), named.get(3.0)) == (first, second)
+
+
 @pytest.mark.parametrize("pile_tops, known", [((None, None), {1: TEN}), ((FIVE, JACK), {})])
 def test_a_pile_whose_top_could_not_be_read_takes_the_name(pile_tops, known):
     covered = CoveredCards()

@@ -270,7 +270,14 @@ class RulesEngine(PlayRules):
             self._scores = dict(obs.scores)
         self._phase = GamePhase.PLAYING
         start = self._event(EventType.ROUND_START, obs, round=self._round, spit_piles=self._in_use, mid_round=True)
-        return [start] + self._check_stall(obs)
+        stalled = self._check_stall(obs)
+        if self.config.camera_tolerant and any(event.type is EventType.STALL for event in stalled):
+            # a camera's first view of a table stalled already (a clip that opens while the players wait to
+            # re-spit): the stall came before the video did, and is not called now; the spits are due
+            self._notes.append("the table was stalled as first seen: the stall came before the video began, and is not "
+                               "called; the spits are due")
+            return [start] + [event for event in stalled if event.type is not EventType.STALL]
+        return [start] + stalled
 
     def _blind_round(self, obs: Any) -> list[Event]:
         """camera_tolerant: a card landed before any layout was seen. The round is taken up blind: stock

@@ -388,11 +388,13 @@ def test_in_a_stall_a_stock_card_laid_alone_is_a_play_even_before_its_stock_is_s
 
 
 def test_a_stock_seen_again_showing_another_card_puts_the_misreading_right_and_the_stall_follows():
-    # A4 was read as JD at the start; it is 4D. Nothing fits 9H or 9C once the misreading is put right
-    opening = layout_read((card("9H"), card("9C")), a="2H 5S QD KC JD", b="3C 6D 2S QS AH")
-    sightings = [opening, StockSeen(2.0, 60, "A", 4, card("4D"), card("JD"), True), TableQuiet(3.0, 90)]
+    # A4 was read as 10D at the start (it would fit 9H); it is 4D. Nothing fits 9H or 9C once the misreading
+    # is put right
+    opening = layout_read((card("9H"), card("9C")), a="2H 5S QD KC 10D", b="3C 6D 2S QS AH")
+    sightings = [opening, StockSeen(2.0, 60, "A", 4, card("4D"), card("10D"), True), TableQuiet(3.0, 90)]
     events, _, engine = referee(sightings)
-    assert "stock A4 was read as JD; it shows 4D" in " | ".join(e["message"] for kind, e in events if kind == "notice")
+    assert "stall" not in [kind for kind, _ in referee(sightings[:1])[0]]
+    assert "stock A4 was read as 10D; it shows 4D" in " | ".join(e["message"] for kind, e in events if kind == "notice")
     assert str(engine.state.players["A"].stocks[4].top) == "4D"
     assert "stall" in [kind for kind, _ in events]
 

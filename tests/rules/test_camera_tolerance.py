@@ -188,6 +188,25 @@ def test_spits_of_a_stall_called_before_the_layout_was_seen_rule_no_stall():
         assert kinds(events) == ["spit"] and engine.state.phase is GamePhase.PLAYING
 
 
+def test_a_table_first_seen_stalled_stalled_before_the_video_began_the_stall_is_not_called():
+    """A clip that opens while the players wait to re-spit (`all_at_once` seed 232's clip from 7.72 s: the
+    stall came 3.8 s before it): every stock full, nothing fits 7C or 7D. The spits are due; no stall is
+    called, neither now nor when they come."""
+    base = layout(a="2H 5S 9D JC KH", b="3C 4D 10S QS AH")
+    engine = RulesEngine(CAMERA)
+    events = engine.observe(LayoutSeen(0.0, base.stock_tops, base.stock_counts, base.spit_counts, ["7C", "7D"],
+                                       counts_at_least=True))
+    assert [kind for kind in kinds(events) if kind != "notice"] == ["round_start"] and engine.state.phase is GamePhase.STALLED
+    assert any("stalled as first seen" in event["message"] for event in of_type(events, "notice"))
+    assert kinds(engine.observe(SpitTurned(0.4, "A", 0, "8S"))) == ["spit"]
+    assert kinds(engine.observe(SpitTurned(0.42, "B", 1, "5H"))) == ["spit"]  # 9D fits the 8S
+    assert engine.state.phase is GamePhase.PLAYING
+    # the strict engine, given the same position, calls the stall it shows
+    strict = RulesEngine(RulesConfig())
+    assert kinds(strict.observe(LayoutSeen(0.0, base.stock_tops, base.stock_counts, base.spit_counts, ["7C", "7D"]))) == [
+        "round_start", "stall"]
+
+
 # ---- a spit pile whose top is unknown -------------------------------------------------------------------
 
 

@@ -58,6 +58,8 @@ class Reading:
     #: other cards it could be, (card, probability) best first, from a namer that gives them; not part
     #: of what the place shows (two readings of one card are equal whatever their doubts)
     alternatives: tuple[tuple[Card, float], ...] = field(default=(), compare=False)
+    #: the card's four corners in the pixels of the cut read, from a namer that says where it found it
+    outline: np.ndarray | None = field(default=None, compare=False, repr=False)
 
     @property
     def empty(self) -> bool:
@@ -172,10 +174,12 @@ def read_place(namer: TopCardNamer, crop: np.ndarray, spot: np.ndarray, table: T
         by_outline = {} if not (there or table.hides_faces()) else {"outline": outline, "whole_card": True} if whole_card else {"outline": outline}
         read = namer.read_top_card(crop, px_per_mm=px_per_mm, **by_outline)
         card, confidence, alternatives = read.card, read.confidence, tuple(read.alternatives)
+        found_at = getattr(read, "outline", None)
     else:
         card, confidence = namer.name_top_card(crop)
+        found_at = None
     if card is not None and confidence >= MIN_CONFIDENCE:
-        return Reading(card, False, float(confidence), alternatives)
+        return Reading(card, False, float(confidence), alternatives, outline=found_at)
     return Reading(None, there, float(confidence), alternatives)
 
 

@@ -42,7 +42,7 @@ from referee.piles.sightings import Arrival, LayoutRead, PileTouched, Sighting, 
 from referee.piles.table_view import RectMM, TableView
 from referee.piles.zones import Place, all_places
 from referee.rules.cards import same_card
-from referee.table.layout import TableLayout
+from referee.table.layout import CARD_HEIGHT_MM, CARD_WIDTH_MM, TableLayout
 from referee.vision.geometry import quad_iou
 
 #: Resolution of the crops handed to the recogniser (px per mm). Higher reads small indices better
@@ -295,7 +295,9 @@ class TableTracker:
         """The first frames, until every place has been still (or START_WAIT_SECONDS): the layout is read
         then, and the cards seen laid on the spit piles before it are ruled after it (see `opening`)."""
         if self.opening is None:
-            self.opening = Opening(frame.t, self.period, self._read_all(SPIT_PILES, frame.image), frame.index)
+            first = self._read_all(SPIT_PILES, frame.image)
+            self._outline_the_piles(first)
+            self.opening = Opening(frame.t, self.period, first, frame.index)
             self.readings.update(self.opening.first)
             self._first_look = (frame.image, self.last_view)  # its stocks are read if cards are laid before the layout
         laid = [(place, change) for place, change in changes
@@ -324,6 +326,28 @@ class TableTracker:
             for card in cards:
                 self.covered.left_stock(player, frame.t, card, self.opening.t)
         return [layout] + early
+
+    def _outline_the_piles(self, readings: dict[Place, Reading]) -> None:
+        """A video that opens on cards lying on the spit piles (a clip cut mid-game): each pile's top card
+        outline, where the recogniser found it in the first frame, is what a touch is timed against until
+        the pile first settles, instead of the card's nominal place (a pile lies up to a few centimetres
+        off it, and a clip's first touches come before its piles ever settle)."""
+        for place, reading in readings.items():
+            tracker = self.places[place]
+            if reading.card is None or reading.outline is None or tracker.settled_crop is not None:
+                continue
+            rect, ppm = tracker.rect, self.view.px_per_mm
+            x_mm = (reading.outline[:, 0] + 0.5) / READ_PX_PER_MM + rect.x0
+            y_mm = rect.y1 - (reading.outline[:, 1] + 0.5) / READ_PX_PER_MM
+            corners = np.stack([x_mm * ppm - tracker.cols.start - 0.5, y_mm * ppm - tracker.rows.start - 0.5], axis=-1)
+            # the recogniser's outline is loose (it may take in the pile's lower cards): a card's size, placed
+            # and turned as it is
+            centre, (width, height), angle = cv2.minAreaRect(corners.astype(np.float32))
+            size = (CARD_WIDTH_MM * ppm, CARD_HEIGHT_MM * ppm) if width <= height else (CARD_HEIGHT_MM * ppm, CARD_WIDTH_MM * ppm)
+            outline = np.zeros_like(tracker.footprint, np.uint8)
+            cv2.fillConvexPoly(outline, np.round(cv2.boxPoints((centre, size, angle))).astype(np.int32), 1)
+            if tracker.card_corners_mm(outline.astype(bool)) is not None:  # the whole card inside the place
+                tracker.set_footprint(outline.astype(bool))
 
     def _measure_arms(self, frame: Frame, masks) -> None:
         """Where the arm of each hand at a spit pile comes from (`arms.arm_offset`), in its first frames

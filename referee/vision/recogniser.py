@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 import sys
 import pathlib
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Protocol, runtime_checkable
 
 import cv2
@@ -130,6 +130,8 @@ class TopCardReading:
     card: Card | None
     confidence: float
     alternatives: tuple[tuple[Card, float], ...] = ()
+    #: where the card lies: its four corners in the pile image's pixels (None when no card is named)
+    outline: np.ndarray | None = field(default=None, compare=False)
 
 
 @runtime_checkable
@@ -569,7 +571,7 @@ class OnnxCardRecogniser:
         order = np.argsort(-doubts, axis=None)
         alternatives = tuple((Card(RANKS[i // len(SUITS)], SUITS[i % len(SUITS)]), float(doubts.flat[i]))
                              for i in order[:12] if doubts.flat[i] >= ALTERNATIVE_FLOOR)
-        return TopCardReading(card, confidence, alternatives)
+        return TopCardReading(card, confidence, alternatives, outline=np.asarray(quad, np.float32).reshape(4, 2))
 
 
 def _cut_out(image: np.ndarray, corner: np.ndarray, span: float, largest: int) -> tuple[np.ndarray | None, np.ndarray, np.ndarray]:

@@ -757,3 +757,33 @@ def test_a_stock_read_in_the_layout_with_a_hand_over_it_is_read_again_once_the_h
     assert under_the_hand in ("empty", "back")
     seen = [(s.player, s.slot, str(s.previous), str(s.reading)) for s in sightings if isinstance(s, StockSeen)]
     assert seen == [("A", 3, under_the_hand, "JH")]
+
+
+class PaleBlobNamer(ColourNamer):
+    """Names a pile top by colour, and says where it found it: the pile crop's largest pale blob."""
+
+    def read_top_card(self, crop, px_per_mm=None, outline=None, whole_card=False):
+        card, confidence = self.name_top_card(crop)
+        pale = (crop.min(axis=2) >= 200).astype(np.uint8)
+        contours, _ = cv2.findContours(pale, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+        if card is None or not contours:
+            return TopCardReading(None, 0.0)
+        quad = cv2.boxPoints(cv2.minAreaRect(max(contours, key=cv2.contourArea)))
+        return TopCardReading(card, confidence, ((card, confidence),), outline=quad)
+
+
+def test_a_video_opening_on_cards_on_the_spit_piles_times_touches_against_where_they_lie():
+    """A clip cut mid-game: until a pile first settles (its first touches may come before), a touch is
+    timed against its top card's outline where the recogniser found it in the first frame, not against
+    the card's nominal place (a pile lies up to a few centimetres off it)."""
+    table = laid_out()
+    nominal = LAYOUT.spit_pile_centre(0)
+    moved = (nominal[0] + 18.0, nominal[1] - 12.0)
+    table.lying = [[card, moved if centre == nominal else centre, *times] for card, centre, *times in table.lying]
+    view = TableView(PlainCalibration(), (800, 600), 0.5, IMAGE_SIZE)
+    tracker = TableTracker(view, PaleBlobNamer(), fps=FPS)
+    tracker.step(Frame(0, 0.0, table.frame(0.0, np.random.default_rng(1))))
+    pile = tracker.places[Place("spit_pile", 0)]
+    assert pile.settled_crop is None and not np.array_equal(pile.footprint, pile.nominal)
+    corners = pile.card_corners_mm(pile.footprint)
+    assert corners is not None and np.hypot(*(corners.mean(axis=0) - moved)) < 3.0, corners.mean(axis=0)

@@ -736,3 +736,13 @@ def test_a_card_found_only_in_the_turned_picture_is_added_and_one_found_both_way
     merged = _merged([(card, 0.8)], [(card + 2, 0.9), (elsewhere, 0.6)])
     assert [score for _, score in merged] == [0.8, 0.6]
     assert np.array_equal(merged[1][0], elsewhere)
+
+
+def test_a_pile_top_named_says_where_it_lies(recogniser):
+    """Its four corners in the pile view's pixels: the referee times a clip's first touches against them."""
+    view = pile_view(Card.parse("9S"), px_per_mm=3.0, angle=20.0, shift_mm=(6.0, -4.0))
+    reading = recogniser.read_top_card(view, px_per_mm=3.0)
+    assert reading.card == Card.parse("9S") and reading.outline is not None and reading.outline.shape == (4, 2)
+    centre = np.array(view.shape[1::-1]) / 2 + np.array([6.0, -4.0]) * 3.0
+    assert np.hypot(*(reading.outline.mean(axis=0) - centre)) < 6 * 3.0  # within 6 mm: it may take in a corner of the card under it
+    assert recogniser.read_top_card(np.full_like(view, 90)).outline is None

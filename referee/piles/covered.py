@@ -32,6 +32,10 @@ STOCK_WAIT_SECONDS = 3.0
 PASSING_SECONDS = 0.35
 #: How long (s) a card gone from a stock, or a card seen laid, is remembered for naming covered cards.
 MEMORY_SECONDS = 3.0
+#: A covered card and the top laid over it, touching this close (s), may have been taken the wrong way round
+#: (two hands' touches closer than their timing error): the card that left the covered hand's stock, if it
+#: is the one on top, says so (`CoveredCards._top_of`).
+SWAPPED_SECONDS = 0.05
 #: A card cannot leave a stock the hand came to after the card landed (that is the player's next card): a
 #: card laid up to this long (s) before the hand's first moment at a stock may still be the one taken from
 #: it, the two times being estimated apart (a touch below the frame period, the hand's first sample there).
@@ -133,6 +137,14 @@ class CoveredCards:
                 keep.append(Covered(arrival, deadline, reaching))  # the other pile may yet show this hand laid its card there
                 continue
             match = next((d for d in self.departures if _fits(arrival, d) and not self._anothers(arrival, d)), None)
+            top = None if match is None else self._top_of(arrival, match.card)
+            if top is not None:
+                # the card gone from this hand's stock is the one on top, laid over it as the other hand's: the
+                # two touches, too close to order, were taken the wrong way round. The top is this player's,
+                # and the other player's card lies under it, named by their own stock
+                self.departures.remove(match)
+                arrival = self._swap(top, arrival)
+                match = next((d for d in self.departures if _fits(arrival, d) and not self._anothers(arrival, d)), None)
             if match is not None:
                 self.departures.remove(match)
                 out.append(replace(arrival, card=match.card, confidence=0.9))
@@ -153,6 +165,22 @@ class CoveredCards:
         self.unnamed = keep
         self.departures = [d for d in self.departures if d.settled >= now - MEMORY_SECONDS]
         return sorted(out + self._released_tops(), key=lambda arrival: arrival.t), named_tops
+
+    def _top_of(self, arrival: Arrival, card: Card) -> Arrival | None:
+        """The top waiting over `arrival` on its pile that another player's hand was taken to lay, and that
+        is `card`, just gone from `arrival`'s player's stock (`all_at_once` seed 171's clips: A's `QC` and B's
+        `AS` 17.6 ms apart, B's touch timed first; the `AS` on top was given to A, B's covered card was named
+        `AS` by B's stock as well, and A's `QC` was lost)."""
+        return next((top for top in self.waiting_tops if top.pile == arrival.pile and top.player not in (None, arrival.player)
+                     and top.card == card and 0 <= top.t - arrival.t <= SWAPPED_SECONDS), None)
+
+    def _swap(self, top: Arrival, covered: Arrival) -> Arrival:
+        """The top waiting becomes `covered`'s player's card (at the top's touch: the later of the two), and
+        returns the arrival under it: the top's player's card, unnamed, at the earlier touch."""
+        self.waiting_tops[self.waiting_tops.index(top)] = replace(top, player=covered.player, arm=covered.arm)
+        self.laid = [Laid(covered.player, laid.pile, laid.t, laid.card) if (laid.pile, laid.t, laid.card) == (top.pile, top.t, top.card)
+                     else laid for laid in self.laid]
+        return replace(covered, player=top.player, card=None, arm=top.arm)
 
     def _anothers(self, arrival: Arrival, departure: Departure) -> bool:
         """The card gone from the stock is better taken by another covered card of the same player that it

@@ -170,9 +170,16 @@ class CoveredCards:
         """The top waiting over `arrival` on its pile that another player's hand was taken to lay, and that
         is `card`, just gone from `arrival`'s player's stock (`all_at_once` seed 171's clips: A's `QC` and B's
         `AS` 17.6 ms apart, B's touch timed first; the `AS` on top was given to A, B's covered card was named
-        `AS` by B's stock as well, and A's `QC` was lost)."""
-        return next((top for top in self.waiting_tops if top.pile == arrival.pile and top.player not in (None, arrival.player)
-                     and top.card == card and 0 <= top.t - arrival.t <= SWAPPED_SECONDS), None)
+        `AS` by B's stock as well, and A's `QC` was lost), where the top's player was seen losing another card."""
+        for top in self.waiting_tops:
+            if (top.pile == arrival.pile and top.player not in (None, arrival.player) and top.card == card
+                    and 0 <= top.t - arrival.t <= SWAPPED_SECONDS
+                    # and the top's player was seen losing another card that would lie under it: a misread
+                    # card gone (a 10H read as the JH laid over it) must not take the top from its hand
+                    and any(d.player == top.player and d.card != card and _fits(replace(arrival, player=top.player), d)
+                            for d in self.departures)):
+                return top
+        return None
 
     def _swap(self, top: Arrival, covered: Arrival) -> Arrival:
         """The top waiting becomes `covered`'s player's card (at the top's touch: the later of the two), and

@@ -206,7 +206,9 @@ def test_a_hand_that_touched_the_other_pile_next_with_no_card_gone_from_its_stoc
 def test_a_top_that_left_the_covered_hand_s_stock_was_that_hand_s_card(a_gone):
     """`all_at_once` seed 171's clip: A's `QC` and B's `AS` on one pile 17.6 ms apart, B's touch timed
     first, so the `AS` on top went to A's later touch and B's covered card was named `AS` by B's stock too;
-    A's `QC` was lost. The top is B's; A's card lies under it, named by A's stock if it was seen to leave."""
+    A's `QC` was lost. The top is B's; A's card lies under it, named by A's stock. Without A's stock seen
+    losing another card, nothing says the readings were not wrong instead (a 10H gone read as the JH on top,
+    `tests/pipeline/test_replay_tolerance.py`): they stand as they were."""
     covered = CoveredCards()
     covered.cover(covered_arrival("B", t=1.0, pile=0), now=1.3)
     top = Arrival(1.005, 30, 0, "A", Card.parse("AS"), 0.005, 0.9)
@@ -216,5 +218,7 @@ def test_a_top_that_left_the_covered_hand_s_stock_was_that_hand_s_card(a_gone):
         covered.left_stock("A", 1.45, Card.parse("QC"), 0.8)
     out, _ = name(covered, now=1.3 + RESOLVE_SECONDS)
     ruled = [(type(a).__name__, a.player, round(a.t, 3), getattr(a, "card", None)) for a in out]
-    under = ("Arrival", "A", 1.0, Card.parse("QC")) if a_gone else ("PileTouched", "A", 1.0, None)
-    assert ruled == [under, ("Arrival", "B", 1.005, Card.parse("AS"))]
+    if a_gone:
+        assert ruled == [("Arrival", "A", 1.0, Card.parse("QC")), ("Arrival", "B", 1.005, Card.parse("AS"))]
+    else:
+        assert ruled == [("Arrival", "B", 1.0, Card.parse("AS")), ("Arrival", "A", 1.005, Card.parse("AS"))]

@@ -11,7 +11,7 @@ Where the first frame did not show a card on a pile (hands over it), or a hand w
 (the table model starts from the first frame, hands and all, and sees them only as they move off: that
 touch is the hand moving, not the card landing timed), what was laid there before the layout is taken
 as part of it, as a layout read later would; but a card a hand come afresh laid after that hand's card is
-ruled, on that card. But a pile the first frame showed something on that could
+ruled, on that card. A pile the first frame showed something on that could
 not be named (a blurred pip card), seen lying still with no hand at it before the first card was laid
 there, keeps its top unknown: that card is a play on it, which the rules take as legal, and say so.
 A hand "already at the pile" is one first seen close to it: an arm reaching across to the other pile in

@@ -657,6 +657,14 @@ class PlaceTracker:
         corners = cv2.boxPoints(box).astype(np.float64)
         return (corners + [self.cols.start + 0.5, self.rows.start + 0.5]) / self.px_per_mm  # pixel centres at +0.5
 
+    def card_at(self, corners_mm: np.ndarray) -> np.ndarray | None:
+        """A footprint (the inverse of `card_corners_mm`): a card-sized rectangle placed and turned like the
+        four corners (table mm) of an outline that may be loose around the card; None where it does not lie
+        wholly in the place's padded region."""
+        pixels = np.asarray(corners_mm, np.float64).reshape(4, 2) * self.px_per_mm - [self.cols.start + 0.5, self.rows.start + 0.5]
+        footprint = _card_at(cv2.minAreaRect(pixels.astype(np.float32)), self.px_per_mm, self.footprint.shape)
+        return footprint if self.card_corners_mm(footprint) is not None else None
+
     def frames_holding(self, visit: Visit, outline: np.ndarray, *, slow_only: bool = False) -> int:
         """Frames in which the front of this visit's hand (fingers and palm) lay over `outline`: a hand
         putting a card down holds it there; an arm passing over the pile does not."""
@@ -700,8 +708,16 @@ def _card_sized(hull: np.ndarray, px_per_mm: float) -> np.ndarray | None:
     if not (WHOLE_CARD_SHARE <= short * long / (card_w * card_h) <= WHOLE_CARD_MAX_SHARE
             and short <= card_w * WHOLE_CARD_MAX_SIDE and long <= card_h * WHOLE_CARD_MAX_SIDE):
         return None
+    return _card_at((centre, (w, h), angle), px_per_mm, hull.shape)
+
+
+def _card_at(box, px_per_mm: float, shape: tuple[int, int]) -> np.ndarray:
+    """Bool mask of a card-sized rectangle placed and turned as `box` ((centre, (w, h), angle), pixels),
+    its long side along the box's."""
+    centre, (w, h), angle = box
+    card_w, card_h = CARD_WIDTH_MM * px_per_mm, CARD_HEIGHT_MM * px_per_mm
     size = (card_w, card_h) if w <= h else (card_h, card_w)
-    out = np.zeros(hull.shape, np.uint8)
+    out = np.zeros(shape, np.uint8)
     cv2.fillConvexPoly(out, np.round(cv2.boxPoints((centre, size, angle))).astype(np.int32), 1)
     return out.astype(bool)
 

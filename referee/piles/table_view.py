@@ -186,6 +186,12 @@ class TableView:
         points = np.asarray(points_mm, np.float64).reshape(-1, 2)
         return np.stack([(points[:, 0] - rect.x0) * px_per_mm - 0.5, (rect.y1 - points[:, 1]) * px_per_mm - 0.5], axis=-1)
 
+    @staticmethod
+    def from_crop(points_px: np.ndarray, rect: RectMM, px_per_mm: float) -> np.ndarray:
+        """Pixel coordinates (x, y) of `crop(image, rect, px_per_mm)` as table points (mm): `in_crop` undone."""
+        points = np.asarray(points_px, np.float64).reshape(-1, 2)
+        return np.stack([(points[:, 0] + 0.5) / px_per_mm + rect.x0, rect.y1 - (points[:, 1] + 0.5) / px_per_mm], axis=-1)
+
     def crop(self, image: np.ndarray, rect: RectMM, px_per_mm: float) -> np.ndarray:
         """A sharper cut of one table rectangle straight from the camera frame, seen from above with
         A at the bottom (row 0 = the rectangle's far edge from A)."""

@@ -42,7 +42,7 @@ from referee.piles.sightings import Arrival, LayoutRead, PileTouched, Sighting, 
 from referee.piles.table_view import RectMM, TableView
 from referee.piles.zones import Place, all_places
 from referee.rules.cards import same_card
-from referee.table.layout import CARD_HEIGHT_MM, CARD_WIDTH_MM, TableLayout
+from referee.table.layout import TableLayout
 from referee.vision.geometry import quad_iou
 
 #: Resolution of the crops handed to the recogniser (px per mm). Higher reads small indices better
@@ -336,18 +336,11 @@ class TableTracker:
             tracker = self.places[place]
             if reading.card is None or reading.outline is None or tracker.settled_crop is not None:
                 continue
-            rect, ppm = tracker.rect, self.view.px_per_mm
-            x_mm = (reading.outline[:, 0] + 0.5) / READ_PX_PER_MM + rect.x0
-            y_mm = rect.y1 - (reading.outline[:, 1] + 0.5) / READ_PX_PER_MM
-            corners = np.stack([x_mm * ppm - tracker.cols.start - 0.5, y_mm * ppm - tracker.rows.start - 0.5], axis=-1)
             # the recogniser's outline is loose (it may take in the pile's lower cards): a card's size, placed
-            # and turned as it is
-            centre, (width, height), angle = cv2.minAreaRect(corners.astype(np.float32))
-            size = (CARD_WIDTH_MM * ppm, CARD_HEIGHT_MM * ppm) if width <= height else (CARD_HEIGHT_MM * ppm, CARD_WIDTH_MM * ppm)
-            outline = np.zeros_like(tracker.footprint, np.uint8)
-            cv2.fillConvexPoly(outline, np.round(cv2.boxPoints((centre, size, angle))).astype(np.int32), 1)
-            if tracker.card_corners_mm(outline.astype(bool)) is not None:  # the whole card inside the place
-                tracker.set_footprint(outline.astype(bool))
+            # and turned as it lies
+            footprint = tracker.card_at(TableView.from_crop(reading.outline, tracker.rect, READ_PX_PER_MM))
+            if footprint is not None:
+                tracker.set_footprint(footprint)
 
     def _measure_arms(self, frame: Frame, masks) -> None:
         """Where the arm of each hand at a spit pile comes from (`arms.arm_offset`), in its first frames

@@ -211,6 +211,17 @@ def test_a_new_top_card_s_corners_are_given_in_table_millimetres_for_the_namer()
     assert tracker.card_corners_mm(np.zeros_like(change.footprint)) is None
 
 
+def test_a_card_s_corners_in_table_millimetres_give_its_footprint_back_at_a_card_s_size():
+    laid = ((144.0, 157.0), 12.0)
+    tracker, (change,) = lay_on_pile(laid)
+    corners = tracker.card_corners_mm(change.footprint)
+    assert iou(tracker.card_at(corners), change.footprint) > 0.9
+    # a loose outline (a tenth too big all round) gives the card's size back, placed and turned as it lies
+    loose = corners.mean(axis=0) + 1.1 * (corners - corners.mean(axis=0))
+    assert iou(tracker.card_at(loose), change.footprint) > 0.9
+    assert tracker.card_at(loose + [200.0, 0.0]) is None  # off the place
+
+
 def place_with_card():
     zone = RectMM.around((150, 150), 110, 130)
     tracker = PlaceTracker(("stock", "A", 4), zone, PX_PER_MM, VIEW, nominal_card=RectMM.around((150, 150), 63, 88))

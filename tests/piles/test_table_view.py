@@ -7,7 +7,7 @@ import pytest
 
 from referee.calibration.calibration import Calibration
 from referee.calibration.lens import LensModel
-from referee.piles.table_view import MAP_STEP, _maps_for
+from referee.piles.table_view import MAP_STEP, RectMM, TableView, _maps_for
 
 CORNERS = [[330.0, 120.0], [990.0, 150.0], [1060.0, 640.0], [250.0, 600.0]]  # a camera tilted and turned
 
@@ -32,3 +32,11 @@ def test_interpolated_maps_sample_where_the_calibration_says(distortion, columns
     assert np.abs(sampled - exact).max() < 0.05   # fixed-point maps themselves round to 1/32 px
     if columns > 2 * MAP_STEP:
         assert np.abs(sampled[::MAP_STEP, ::MAP_STEP] - exact[::MAP_STEP, ::MAP_STEP]).max() < 0.04
+
+
+def test_crop_pixels_and_table_millimetres_convert_both_ways():
+    rect = RectMM(210.0, 222.0, 398.0, 378.0)
+    points = np.array([[215.5, 370.25], [300.0, 300.0], [397.0, 223.0]])
+    pixels = TableView.in_crop(points, rect, 3.0)
+    assert np.allclose(pixels[0], [(215.5 - 210.0) * 3.0 - 0.5, (378.0 - 370.25) * 3.0 - 0.5])  # A at the bottom
+    assert np.allclose(TableView.from_crop(pixels, rect, 3.0), points)

@@ -16,6 +16,12 @@ Split by kind (aces and pip cards, court cards) and by deck design; and the medi
 Views come from games the models never trained on; two of them use the deck designs the face
 classifier holds out (`hershey`, `svg:dondorf`), to show what a deck the models never saw costs.
 Results go to stdout and to benchmarks/results/pile_tops.json.
+
+`--replays FOLDER...` scores the pile views of other benchmarks' kept renders too (each folder holds a
+video, its `corners.json` and `labels.jsonl`, and a `render.json` in it or above it), reported apart under
+`replays`, court cards split by decks held out of training or not. The two games in the held-out decks
+show 27 views of their court cards, too few to judge a court suit reader by (session 44: a suit classifier
+that read them better here read the 1 001 such views of 147 kept replays worse, and the replays lost plays).
 """
 
 from __future__ import annotations
@@ -30,6 +36,7 @@ import sys
 import tempfile
 import time
 
+import cv2
 import numpy as np
 
 from benchmarks.model_clock import ModelClock
@@ -43,11 +50,22 @@ QUICK = [(14, 60, 6.0, None)]
 #: The referee's pile views are resampled to this scale (referee.piles.table_view).
 VIEW_PX_PER_MM = 3.0
 COURT = ("J", "Q", "K")
+#: The decks the recognition models never train on (`models.train.FACE_HELD_OUT_DESIGNS`).
+HELD_OUT_DESIGNS = ("hershey", "svg:dondorf")
 
 
 def harvest(folder: pathlib.Path, seed: int, fps: int, seconds: float, design: str | None) -> list[tuple[int, object, str | None, object]]:
     """(frame, view, true card or None, the outline the tracker saw the card land in or None) for every
     pile view the referee asked to be named in one game; rendered and harvested once, then read from `folder`."""
+    cached = folder / "pile_views_2.pkl"
+    if not cached.exists():
+        render_once(folder, seed, fps, seconds, design)
+    return recorded_views(folder)
+
+
+def recorded_views(folder: pathlib.Path) -> list[tuple[int, object, str | None, object]]:
+    """The pile views of the render in `folder`, replayed with its labels naming the cards (as `harvest`);
+    kept in the folder once recorded."""
     cached = folder / "pile_views_2.pkl"
     if cached.exists():
         with open(cached, "rb") as handle:
@@ -66,12 +84,25 @@ def harvest(folder: pathlib.Path, seed: int, fps: int, seconds: float, design: s
             self.views.append((frame, image.copy(), None if card is None else str(card), outline))
             return card, confidence
 
-    render_once(folder, seed, fps, seconds, design)
-    namer = Recording(folder / "labels.jsonl", load_calibration(folder / "corners.json", image_size=(1280, 720)))
-    replay(folder / "video.mp4", folder / "corners.json", folder / "events.jsonl", namer=namer)
+    capture = cv2.VideoCapture(str(folder / "video.mp4"))
+    size = (int(capture.get(cv2.CAP_PROP_FRAME_WIDTH)), int(capture.get(cv2.CAP_PROP_FRAME_HEIGHT)))
+    capture.release()
+    namer = Recording(folder / "labels.jsonl", load_calibration(folder / "corners.json", image_size=size))
+    with tempfile.TemporaryDirectory() as scratch:  # the folder's own event log is another benchmark's
+        replay(folder / "video.mp4", folder / "corners.json", pathlib.Path(scratch) / "events.jsonl", namer=namer)
     with open(cached, "wb") as handle:
         pickle.dump(namer.views, handle)
     return namer.views
+
+
+def design_of(folder: pathlib.Path) -> str | None:
+    """The deck design a kept render was dealt in: its own `render.json`'s, or the nearest above it."""
+    for place in (folder, *folder.parents):
+        if (place / "render.json").exists():
+            design = json.loads((place / "render.json").read_text()).get("design")
+            if design:
+                return design
+    return None
 
 
 def score(recogniser, views: list[tuple[int, object, str | None, object]],
@@ -116,12 +147,37 @@ def _shares(counts: collections.Counter, kinds: tuple[str, ...]) -> dict:
     return result
 
 
+def score_replays(recogniser, folders: list[pathlib.Path]) -> dict:
+    """The pile views of kept renders scored as the benchmark's own: all, court cards of the held-out decks
+    and of the others, and by design."""
+    total: collections.Counter = collections.Counter()
+    held_out: collections.Counter = collections.Counter()
+    seen: collections.Counter = collections.Counter()
+    by_design: dict[str, collections.Counter] = collections.defaultdict(collections.Counter)
+    for folder in folders:
+        design = design_of(folder) or "unknown"
+        counts, _, _ = score(recogniser, recorded_views(folder))
+        total.update(counts)
+        (held_out if design in HELD_OUT_DESIGNS else seen).update(counts)
+        by_design[design].update(counts)
+        print(f"replay {folder} ({design}): {_shares(counts, ('pip', 'court', 'empty'))}", file=sys.stderr, flush=True)
+    return {
+        "folders": len(folders),
+        "all": _shares(total, ("pip", "court", "empty")),
+        "court_cards_held_out_decks": _shares(held_out, ("court",)),
+        "court_cards_other_decks": _shares(seen, ("court",)),
+        "by_design": {name: _shares(counts, ("pip", "court", "empty")) for name, counts in sorted(by_design.items())},
+    }
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--models", type=pathlib.Path, default=None, help="folder of the ONNX models (default: the shipped ones)")
     parser.add_argument("--keep", type=pathlib.Path, default=None, help="keep the rendered games and their pile views here (reused when run again)")
     parser.add_argument("--quick", action="store_true", help="one short game")
     parser.add_argument("--search-only", action="store_true", help="read every view by searching it, not from the outline the tracker saw")
+    parser.add_argument("--replays", type=pathlib.Path, nargs="+", default=[], metavar="FOLDER",
+                        help="other benchmarks' kept renders whose pile views are scored too, apart")
     parser.add_argument("--out", type=pathlib.Path, default=pathlib.Path(__file__).resolve().parent / "results" / "pile_tops.json")
     args = parser.parse_args(argv)
 
@@ -163,6 +219,8 @@ def main(argv: list[str] | None = None) -> int:
         "median_model_ms_without": round(1000 * statistics.median(in_models[1]), 1) if in_models[1] else None,
         "games": root.as_posix() if args.keep else "temporary",
     }
+    if args.replays:
+        result["replays"] = score_replays(recogniser, args.replays)
     print(json.dumps(result, indent=2))
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text(json.dumps(result, indent=2) + "\n")

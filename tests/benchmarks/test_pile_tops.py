@@ -38,3 +38,50 @@ def test_readings_are_sorted_into_right_wrong_and_unnamed():
     assert shares["views"] == 7 and shares["views_with_a_card"] == 5 and shares["with_outline"] == round(3 / 7, 4)
     assert shares["right"] == 0.4 and shares["unnamed"] == 0.2
     assert shares["wrong"] == round(3 / 7, 4)  # an empty view named counts against all views
+
+
+def kept_render(folder, design, truths):
+    """A kept render's folder whose pile views were recorded already (the cache `recorded_views` reads)."""
+    import json
+    import pickle
+
+    folder.mkdir(parents=True)
+    (folder / "render.json").write_text(json.dumps({"design": design}))
+    with open(folder / "pile_views_2.pkl", "wb") as handle:
+        pickle.dump(views(truths), handle)
+    return folder
+
+
+def test_kept_renders_of_other_benchmarks_score_apart_with_court_cards_split_by_held_out_decks(tmp_path):
+    answers = ["KD", "QS", "JC", "7H"]
+    hershey = kept_render(tmp_path / "hershey_game", "hershey", ["KD", "QC", "JC", "7H"])  # two courts right, one suit wrong
+    classic = kept_render(tmp_path / "classic_game", "classic", ["KD", "QS", "JS", "7H"])
+    result = pile_tops.score_replays(Scripted(answers), [hershey, classic])
+    assert result["folders"] == 2 and result["all"]["views"] == 8
+    assert result["court_cards_held_out_decks"]["views"] == 3 and result["court_cards_held_out_decks"]["right"] == round(2 / 3, 4)
+    assert result["court_cards_held_out_decks"]["wrong_suit_only"] == round(1 / 3, 4)
+    assert result["court_cards_other_decks"]["right"] == round(2 / 3, 4)
+    assert set(result["by_design"]) == {"hershey", "classic"}
+
+
+def test_a_clip_s_deck_is_that_of_the_game_it_was_cut_from(tmp_path):
+    import json
+
+    (tmp_path / "game" / "clip_3.2s").mkdir(parents=True)
+    (tmp_path / "game" / "render.json").write_text(json.dumps({"design": "svg:dondorf"}))
+    assert pile_tops.design_of(tmp_path / "game" / "clip_3.2s") == "svg:dondorf"
+    assert pile_tops.design_of(tmp_path) is None
+
+
+def test_a_kept_render_s_pile_views_are_recorded_once_and_leave_its_event_log_alone(tmp_path):
+    from benchmarks.rendered import render_once
+
+    folder = tmp_path / "game"
+    render_once(folder, 14, 30, 4.0)
+    (folder / "events.jsonl").write_text("another benchmark's log\n")
+    recorded = pile_tops.recorded_views(folder)
+    assert recorded and all(view.ndim == 3 for _, view, _, _ in recorded)
+    assert {truth for _, _, truth, _ in recorded if truth is not None}, "the layout's cards are named by the labels"
+    assert (folder / "events.jsonl").read_text() == "another benchmark's log\n"
+    assert (folder / "pile_views_2.pkl").exists()
+    assert len(pile_tops.recorded_views(folder)) == len(recorded)  # read back, not replayed again

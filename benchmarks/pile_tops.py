@@ -41,6 +41,7 @@ import numpy as np
 
 from benchmarks.model_clock import ModelClock
 from benchmarks.rendered import render_once
+from models.train import FACE_HELD_OUT_DESIGNS
 
 #: (seed, fps, seconds, deck design or None for the seed's own): the referee's development games
 #: (their cards were never trained on) and two games in the held-out deck designs.
@@ -50,8 +51,6 @@ QUICK = [(14, 60, 6.0, None)]
 #: The referee's pile views are resampled to this scale (referee.piles.table_view).
 VIEW_PX_PER_MM = 3.0
 COURT = ("J", "Q", "K")
-#: The decks the recognition models never train on (`models.train.FACE_HELD_OUT_DESIGNS`).
-HELD_OUT_DESIGNS = ("hershey", "svg:dondorf")
 
 
 def harvest(folder: pathlib.Path, seed: int, fps: int, seconds: float, design: str | None) -> list[tuple[int, object, str | None, object]]:
@@ -158,7 +157,7 @@ def score_replays(recogniser, folders: list[pathlib.Path]) -> dict:
         design = design_of(folder) or "unknown"
         counts, _, _ = score(recogniser, recorded_views(folder))
         total.update(counts)
-        (held_out if design in HELD_OUT_DESIGNS else seen).update(counts)
+        (held_out if design in FACE_HELD_OUT_DESIGNS else seen).update(counts)
         by_design[design].update(counts)
         print(f"replay {folder} ({design}): {_shares(counts, ('pip', 'court', 'empty'))}", file=sys.stderr, flush=True)
     return {

@@ -1,4 +1,4 @@
-"""Every hard condition at once: `python -m benchmarks.all_at_once [--keep DIR] [--models DIR] [--quick]`.
+"""Every hard condition at once: `python -m benchmarks.all_at_once [--keep DIR] [--models DIR] [--quick] [--seeds S,S,...]`.
 
 Each of the other benchmarks changes one thing against the suite: a deck the models never saw, a steep
 camera, hands in parallax, a lamp, a codec, a clip that opens mid-game, players racing. A game brought to
@@ -8,7 +8,8 @@ degrees from straight down at a heading of its own, hands and cards drawn where 
 the air (parallax), under a change of light (`referee_light`'s), and encoded as a phone or `ffmpeg -i`
 does (H.264, CRF 23, B-frames: `referee_codecs`). Each game is refereed whole and cut into CLIPS clips
 that open mid-game (`clip_openings`), encoded the same way. The seeds are used nowhere else, and nothing
-was tuned on them. Scored as `referee_accuracy` scores (each clip's plays of its first second apart too);
+was tuned on them; `--seeds` deals games on other seeds the same way (`fresh_games`), for a first run on
+seeds no one has looked at. Scored as `referee_accuracy` scores (each clip's plays of its first second apart too);
 results go to stdout and to benchmarks/results/all_at_once.json.
 """
 
@@ -27,9 +28,26 @@ from benchmarks.referee_light import changed_copy, relight
 from benchmarks.rendered import game_folder, render_once
 from benchmarks.touch_order import racing_players
 
-#: (seed, fps, seconds, deck design, light): seeds used nowhere else; 191-196 added in session 41 and 231-236
-#: in session 42 (their first runs, before anything was changed for them, are in the README; session 42 studied
-#: six more, 201-206, kept out as `referee_unseen` deals those seeds)
+#: The unseen decks and changes of light that `fresh_games` deals in turn.
+FRESH_DESIGNS = ("hershey", "svg:dondorf")
+FRESH_LIGHTS = ("flicker", "warm", "shadow", "lean", "dimmed", "leave")
+
+
+def fresh_games(seeds: list[int]) -> list[tuple[int, int, float, str, str]]:
+    """Games on `seeds` dealt as the benchmark's own are: the two unseen decks in turn, every third game at
+    60 fps (16 s; else 30 fps, 24 s), a change of light picked by seed and place. For a first run on seeds
+    nothing was ever tuned on (`--seeds`); seeds 301-306 joined GAMES this way in session 45."""
+    games = []
+    for number, seed in enumerate(seeds):
+        fps = 60 if number % 3 == 1 else 30
+        games.append((seed, fps, 16.0 if fps == 60 else 24.0, FRESH_DESIGNS[number % 2],
+                      FRESH_LIGHTS[(number + seed) % len(FRESH_LIGHTS)]))
+    return games
+
+
+#: (seed, fps, seconds, deck design, light): seeds used nowhere else; 191-196 added in session 41, 231-236
+#: in session 42 and 301-306 in session 45 (`fresh_games`) (their first runs, before anything was changed for
+#: them, are in the README; session 42 studied six more, 201-206, kept out as `referee_unseen` deals those seeds)
 GAMES = [(171, 30, 24.0, "hershey", "flicker"), (172, 60, 16.0, "svg:dondorf", "warm"),
          (173, 30, 24.0, "svg:dondorf", "shadow"), (174, 60, 16.0, "hershey", "lean"),
          (175, 30, 24.0, "hershey", "dimmed"), (176, 30, 24.0, "svg:dondorf", "leave"),
@@ -38,7 +56,8 @@ GAMES = [(171, 30, 24.0, "hershey", "flicker"), (172, 60, 16.0, "svg:dondorf", "
          (195, 30, 24.0, "svg:dondorf", "lean"), (196, 30, 24.0, "hershey", "leave"),
          (231, 30, 24.0, "svg:dondorf", "warm"), (232, 60, 16.0, "hershey", "flicker"),
          (233, 30, 24.0, "hershey", "dimmed"), (234, 30, 24.0, "svg:dondorf", "shadow"),
-         (235, 60, 16.0, "svg:dondorf", "leave"), (236, 30, 24.0, "hershey", "lean")]
+         (235, 60, 16.0, "svg:dondorf", "leave"), (236, 30, 24.0, "hershey", "lean"),
+         *fresh_games([301, 302, 303, 304, 305, 306])]
 QUICK_GAMES = [(171, 30, 12.0, "hershey", "flicker")]
 #: clips cut from each game, opening a little before one of its plays (as `clip_openings` picks them)
 CLIPS = 2
@@ -79,10 +98,14 @@ def main() -> int:
     parser.add_argument("--models", help="recognition models folder; default: the shipped models/")
     parser.add_argument("--keep", type=pathlib.Path, default=None, help="keep the rendered games here and reuse them")
     parser.add_argument("--quick", action="store_true", help="one short game and its clips")
+    parser.add_argument("--seeds", type=lambda text: [int(seed) for seed in text.split(",")], default=None,
+                        help="SEED,SEED,...: games on these seeds instead (`fresh_games`), to measure the referee on seeds "
+                             "nothing was tuned on; write them elsewhere with --out")
     parser.add_argument("--out", type=pathlib.Path, default=pathlib.Path(__file__).parent / "results" / "all_at_once.json")
     args = parser.parse_args()
     games, clips = [], []
-    for seed, fps, seconds, design, light in (QUICK_GAMES if args.quick else GAMES):
+    chosen = fresh_games(args.seeds) if args.seeds else QUICK_GAMES if args.quick else GAMES
+    for seed, fps, seconds, design, light in chosen:
         with game_folder(args.keep, f"seed{seed}_{fps}fps_{seconds:g}s") as folder:
             render(folder, seed, fps, seconds, design)
             lit = folder / f"light_{light}"

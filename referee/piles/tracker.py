@@ -41,7 +41,7 @@ from referee.piles.reading import (CARD_MAX_SATURATION, MIN_CONFIDENCE, Reading,
 from referee.piles.sightings import Arrival, LayoutRead, PileTouched, Sighting, StockSeen, TableCleared, TableQuiet
 from referee.piles.table_view import RectMM, TableView
 from referee.piles.zones import Place, all_places
-from referee.rules.cards import same_card
+from referee.rules.cards import Card, same_card
 from referee.table.layout import TableLayout
 from referee.vision.geometry import quad_iou
 
@@ -68,6 +68,9 @@ LEFT_BEHIND_COVER = 0.02
 #: ... and the visit there of a hand that covers more than this share of the other spit pile's top card
 #: is forgotten: that hand is laying its card on the other pile, and its arm passed this one on its way.
 OVER_THE_OTHER_PILE = 0.5
+#: A card laid on a pile whose top then reads as the card under it is named by the reading's likeliest other
+#: card, when the reading gives it at least this much; else the hand's touch is all that was seen.
+LAID_DOUBT = 0.05
 #: A stock top named with less confidence than this (or without its suit) is read again when the table
 #: goes quiet, as a face-down one is: it may have been read as the hand left it, in its shadow.
 LOOK_AGAIN_BELOW = 0.6
@@ -647,6 +650,14 @@ class TableTracker:
             reading = previous  # the suit read before is kept
         self.readings[place] = reading
         new_card = reading.card is not None and reading.card != previous.card and not again
+        laid = reading
+        if not new_card and _laid_over_its_double(previous, reading, changed=change.changed, visits=visits):
+            # a hand brought a card and the picture changed, yet the top reads as the card under it: the deck has
+            # one of each, so the card laid is the one the reading doubts most after it (`all_at_once` seed 303:
+            # A's `KH` laid on its `QH`, read `QH` 0.63, `KH` 0.18). The reading of the pile itself stays as read,
+            # so a later look at the same picture is not taken for another card
+            laid = _next_likeliest(reading, previous.card)
+            new_card = laid is not None
         if not new_card:
             if reading.card is None and (change.changed or retry is not None):
                 # something new lies there that could not be named: each hand that touched the pile may have
@@ -669,19 +680,19 @@ class TableTracker:
             # a card appeared with no hand seen (the hand hidden, or frames dropped): time it by the settle
             return [Arrival(change.t - 3 * self.period, change.frame, place.index, None, reading.card,
                             3 * self.period, reading.confidence, reading.alternatives)]
-        holders = stock_holders(reading.card, [(slot.player, read.card) for slot, read in self.readings.items()
-                                               if slot.kind == "stock" and read.card is not None], self.covered.left_stock_by)
+        holders = stock_holders(laid.card, [(slot.player, read.card) for slot, read in self.readings.items()
+                                            if slot.kind == "stock" and read.card is not None], self.covered.left_stock_by)
         holding = [self.places[place].frames_holding(visit, change.footprint) for visit in visits]
         passing = reaching_on(visits, self._touches_at(1 - place.index))
-        owner = who_laid_top(visits, holding, holders=holders, joint_owner=owner_player, sure=reading.confidence, reached_on=passing)
+        owner = who_laid_top(visits, holding, holders=holders, joint_owner=owner_player, sure=laid.confidence, reached_on=passing)
         unseen_owner = unseen_joint_owner(visits, owner_player)  # its card, timed by the touches seen here
         for number, visit in enumerate(visits):
             if number == owner:
                 # on a bare place the card touches nothing until it lies there: timed where it came to rest
                 when = self.places[place].laid_on_bare(visit, change.footprint, self.period) if previous.empty else visit.touch
                 rest = None if unseen_owner is not None else self.places[place].resting_touch(visit, self.period)
-                top = Arrival(when.t, when.frame, place.index, unseen_owner or visit.player, reading.card,
-                              when.error, reading.confidence, reading.alternatives, together=owner_player is not None,
+                top = Arrival(when.t, when.frame, place.index, unseen_owner or visit.player, laid.card,
+                              when.error, laid.confidence, laid.alternatives, together=owner_player is not None,
                               arm=None if unseen_owner is not None else _arm_offset(visit),
                               rest=None if rest is None else (rest.t, rest.frame, rest.error), unchanged=not change.changed)
                 continue
@@ -824,6 +835,22 @@ def read_again(previous: Reading, reading: Reading, *, changed: bool, hand_touch
     if not hand_touched:
         return reading.card.rank == previous.card.rank
     return not changed and same_card(previous.card, reading.card)
+
+
+def _laid_over_its_double(previous: Reading, reading: Reading, *, changed: bool, visits: list[Visit]) -> bool:
+    """The pile reads as the very card it read before, though its picture changed under a hand that brought
+    a card to it: a card was laid, and one of the two readings is wrong (the deck has one of each)."""
+    return (previous.card is not None and previous.card.suit is not None and reading.card == previous.card and changed
+            and any(visit.brought_card for visit in visits))
+
+
+def _next_likeliest(reading: Reading, not_this: Card) -> Reading | None:
+    """`reading` as the likeliest other card it gives at least LAID_DOUBT (its alternatives kept), or None."""
+    others = [(card, chance) for card, chance in reading.alternatives if card != not_this and chance >= LAID_DOUBT]
+    if not others:
+        return None
+    card, chance = max(others, key=lambda pair: pair[1])
+    return replace(reading, card=card, confidence=chance)
 
 
 def _first_on_hand(visit: Visit, landed) -> tuple[float, int, float] | None:

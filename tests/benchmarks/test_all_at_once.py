@@ -30,6 +30,16 @@ def test_the_games_cover_both_frame_rates_and_both_unseen_decks_on_seeds_no_othe
     assert {design for *_, design, _ in all_at_once.GAMES} == set(FACE_HELD_OUT_DESIGNS)
 
 
+def test_fresh_games_deal_both_unseen_decks_both_frame_rates_and_changes_of_light_as_the_benchmark_does():
+    games = all_at_once.fresh_games([301, 302, 303, 304, 305, 306])
+    assert games == all_at_once.GAMES[-6:]  # seeds 301-306 joined the benchmark through it
+    assert [seed for seed, *_ in games] == [301, 302, 303, 304, 305, 306]
+    assert {design for *_, design, _ in games} == set(all_at_once.FRESH_DESIGNS)
+    assert {(fps, seconds) for _, fps, seconds, *_ in games} == {(30, 24.0), (60, 16.0)}
+    assert all(light in referee_light.LIGHTS and light != "steady" for *_, light in games)
+    assert all_at_once.fresh_games([]) == []
+
+
 def test_clips_open_a_little_before_a_play_after_the_first_seconds(tmp_path):
     truth = tmp_path / "truth.jsonl"
     truth.write_text("\n".join('{"type": "play", "t": %.2f}' % t for t in (1.0, 4.0, 6.5, 9.0, 20.0)) + "\n")

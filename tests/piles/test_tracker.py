@@ -556,6 +556,44 @@ def test_a_pile_no_hand_touched_read_with_its_rank_is_its_card_read_again(readin
     assert str(tracker.readings[pile].card) == (reading if laid else "9C")
 
 
+class DoublingNamer(ColourNamer):
+    """While `doubling`, reads the pile's `card` again, doubting it for `doubt` (card, chance) pairs."""
+
+    def __init__(self, card: str, doubt: tuple) -> None:
+        super().__init__()
+        self.card, self.doubt, self.doubling = Card.parse(card), tuple((Card.parse(c), p) for c, p in doubt), False
+
+    def read_top_card(self, crop, px_per_mm=None, outline=None, whole_card=False):
+        card, confidence = self.name_top_card(crop)
+        if card == self.card and self.doubling:
+            return TopCardReading(card, 0.63, ((card, 0.63),) + self.doubt)
+        return TopCardReading(card, confidence, ((card, confidence),) if card is not None else ())
+
+
+@pytest.mark.parametrize("brought, changed, doubt, expected", [
+    (True, True, (("10C", 0.18), ("8C", 0.06)), ["10C"]),  # laid over its double: the likeliest other card
+    (True, True, (("10C", 0.01),), []),                     # no other card believed in: the hand's touch alone
+    (False, True, (("10C", 0.18),), []),                    # no card in the hand: a nudge, not a card laid
+    (True, False, (("10C", 0.18),), []),                    # the picture did not change: nothing laid
+])
+def test_a_card_laid_that_reads_as_the_card_under_it_is_the_reading_s_next_likeliest(brought, changed, doubt, expected):
+    # `all_at_once` seed 303: A's hand brought its `KH` to the `QH` on pile 0, and the new top read `QH` again
+    # (0.63, `KH` 0.18): ruled a touch, the play was lost and the next card judged on the `QH`
+    namer = DoublingNamer("9C", doubt)
+    table, view, tracker = laid_out_and_read(namer)
+    pile = Place("spit_pile", 1)
+    place = tracker.places[pile]
+    assert str(tracker.readings[pile].card) == "9C"
+    namer.doubling = True
+    laying = Visit("A", 20, touch=TouchEstimate(0.70, 21, 0.01), frames_in_contact=3, brought_card=brought, card_seen=brought)
+    change = PlaceChange(place.place, 35, 1.2, changed, (laying,), place.footprint.copy(), place.padded)
+    sightings = tracker._judge([(pile, change)], Frame(35, 1.2, table.frame(1.2)))
+    assert [(s.player, str(s.card)) for s in sightings if isinstance(s, Arrival)] == [("A", card) for card in expected]
+    if not expected:
+        assert [type(s) for s in sightings] == [PileTouched]
+    assert str(tracker.readings[pile].card) == "9C"  # the pile stays read as it is: the same picture is no new card
+
+
 def test_a_hand_whose_card_the_layout_read_as_the_top_did_lay_it():
     # a clip opening as A lays JH on pile 1: the first frame showed no card there, so the layout, read after
     # A's touch, took JH as pile 1's top; B's QS covered it before it settled. A's snapshot shows JH, the

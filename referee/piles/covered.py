@@ -65,11 +65,13 @@ class Laid(NamedTuple):
 class Covered(NamedTuple):
     """A card laid by `arrival.player` and covered before it was named (`arrival.card` is a guess from
     the hand's last look at the pile, or None); given up at `deadline`. `reaching`: the hand went on to
-    touch the other pile (an arm reaching across, or a hand laying here that grazed it)."""
+    touch the other pile (an arm reaching across, or a hand laying here that grazed it). `guess`: (card,
+    confidence) of that last look read too unsurely to name it at once, what names it when given up."""
 
     arrival: Arrival
     deadline: float
     reaching: bool = False
+    guess: tuple[Card, float] | None = None
 
 
 class CoveredCards:
@@ -102,10 +104,11 @@ class CoveredCards:
         suit and all; `same_card`: the same where both suits were read)."""
         return {departure.player for departure in self.departures if departure.card is not None and alike(departure.card, card)}
 
-    def cover(self, arrival: Arrival, now: float, *, reaching: bool = False) -> None:
+    def cover(self, arrival: Arrival, now: float, *, reaching: bool = False, guess: tuple[Card, float] | None = None) -> None:
         """`arrival` lies under another card (or could not be named): its stock is to name it. `reaching`:
-        its hand touched the other pile next; it laid a card here only if it laid none there (`_reached_on`)."""
-        self.unnamed.append(Covered(arrival, now + RESOLVE_SECONDS, reaching))
+        its hand touched the other pile next; it laid a card here only if it laid none there (`_reached_on`).
+        `guess`: (card, confidence) that names it if no stock does (see `Covered`)."""
+        self.unnamed.append(Covered(arrival, now + RESOLVE_SECONDS, reaching, guess))
 
     def top_laid(self, top: Arrival) -> list[Arrival]:
         """A hand laid `top` on its pile: ruled now, or once the cards under it are named."""
@@ -130,11 +133,11 @@ class CoveredCards:
         # card laid before the hand came to take it is another: the spit `K?` does not explain a `K?` gone later)
         self.departures = [d for d in self.departures if not any(
             (laid.player, laid.card) == (d.player, d.card) and laid.t >= d.came - REACHED_AFTER_LANDING_S for laid in self.laid)]
-        for arrival, deadline, reaching in self.unnamed:
+        for arrival, deadline, reaching, guess in self.unnamed:
             if self._passing(arrival) or reaching and self._reached_on(arrival):
                 continue
             if now < deadline and (1 - arrival.pile) in piles_busy:
-                keep.append(Covered(arrival, deadline, reaching))  # the other pile may yet show this hand laid its card there
+                keep.append(Covered(arrival, deadline, reaching, guess))  # the other pile may yet show this hand laid its card there
                 continue
             match = next((d for d in self.departures if _fits(arrival, d) and not self._anothers(arrival, d)), None)
             top = None if match is None else self._top_of(arrival, match.card)
@@ -156,12 +159,15 @@ class CoveredCards:
                     continue  # no card known to have left: an arm that reached across, as it first seemed
                 if arrival.card is not None and arrival.card not in pile_tops:
                     out.append(arrival)  # named from the snapshot taken as the hand left (a card on top now is another's)
+                elif arrival.card is None and guess is not None and guess[0] not in pile_tops:
+                    # no stock was seen losing it: the hand's last look, unsure as it was, names the card laid
+                    out.append(replace(arrival, card=guess[0], confidence=guess[1] * 0.5))
                 elif arrival.player is not None:
                     # no card known to have left: what was seen is the hand touching the pile (a slap once
                     # the round is over); the rules decide what it was
                     out.append(PileTouched(arrival.t, arrival.frame, arrival.pile, arrival.player, arrival.error))
             else:
-                keep.append(Covered(arrival, deadline, reaching))
+                keep.append(Covered(arrival, deadline, reaching, guess))
         self.unnamed = keep
         self.departures = [d for d in self.departures if d.settled >= now - MEMORY_SECONDS]
         return sorted(out + self._released_tops(), key=lambda arrival: arrival.t), named_tops

@@ -70,7 +70,11 @@ LEFT_BEHIND_COVER = 0.02
 OVER_THE_OTHER_PILE = 0.5
 #: A card laid on a pile whose top then reads as the card under it is named by the reading's likeliest other
 #: card, when the reading gives it at least this much; else the hand's touch is all that was seen.
-LAID_DOUBT = 0.05
+LAID_DOUBT = 0.1
+#: A hand that came to lay a card lets go of it within this long (s) of touching the pile: 95 % of the 298
+#: cards seen laid in 24 racing games of `all_at_once` and `racing_unseen_decks` (session 45), where lifting
+#: a card back held the pile 0.2-0.53 s (a hand that stays is lifting or squaring cards, not laying one).
+LAYING_CONTACT_SECONDS = 0.2
 #: A stock top named with less confidence than this (or without its suit) is read again when the table
 #: goes quiet, as a face-down one is: it may have been read as the hand left it, in its shadow.
 LOOK_AGAIN_BELOW = 0.6
@@ -651,7 +655,7 @@ class TableTracker:
         self.readings[place] = reading
         new_card = reading.card is not None and reading.card != previous.card and not again
         laid = reading
-        if not new_card and _laid_over_its_double(previous, reading, changed=change.changed, visits=visits):
+        if not new_card and _laid_over_its_double(previous, reading, changed=change.changed, visits=visits, period=self.period):
             # a hand brought a card and the picture changed, yet the top reads as the card under it: the deck has
             # one of each, so the card laid is the one the reading doubts most after it (`all_at_once` seed 303:
             # A's `KH` laid on its `QH`, read `QH` 0.63, `KH` 0.18). The reading of the pile itself stays as read,
@@ -699,18 +703,20 @@ class TableTracker:
             # covered by a later card: the card is the one that left this player's stock. A hand that went on to
             # the other pile (an arm reaching across) laid its card there, unless it laid none there (a hand laying
             # here, its fingers grazing the other pile): covered too, named by its stock alone (`reaching`)
-            named = (None, 0.0) if passing[number] else self._covered_card(place, visit, previous, reading)
+            named = (None, 0.0, None) if passing[number] else self._covered_card(place, visit, previous, reading)
             if named is None:
                 continue
-            card, confidence = named
+            card, confidence, guess = named
             self.covered.cover(Arrival(visit.touch.t, visit.touch.frame, place.index, visit.player, card,
                                        visit.touch.error, confidence * 0.5, arm=_arm_offset(visit), under=True), frame.t,
-                               reaching=passing[number])
+                               reaching=passing[number], guess=guess)
         return self.covered.top_laid(top)
 
     def _covered_card(self, place: Place, visit: Visit, previous: Reading, reading: Reading) -> tuple | None:
-        """(card, confidence) the snapshot taken as the hand of `visit` left names for the card it laid, now
-        under the one `reading` shows (None, 0.0: its stock is to name it); None: the hand laid nothing here."""
+        """(card, confidence, guess) the snapshot taken as the hand of `visit` left names for the card it laid,
+        now under the one `reading` shows (None, 0.0: its stock is to name it; `guess`: then the snapshot's own
+        unsure (card, confidence), should no stock name it, see `_unsure_guess`); None: the hand laid nothing
+        here."""
         card, confidence = self._snapshot_card(visit)
         if (card is not None and card == previous.card and confidence >= MIN_CONFIDENCE
                 and self._layout_read_at.get(place, -1) < visit.touch.frame):
@@ -722,13 +728,13 @@ class TableTracker:
             # named by its rank alone it says too little (a `K?` before and a `K?` now may be a red king
             # and the red queen the other hand laid over this hand's card, read in its first blur): only
             # its stock can tell
-            return None, 0.0
+            return None, 0.0, None
         if card is not None and (confidence < SNAPSHOT_NAMES or reading.card is not None and same_card(card, reading.card)):
             # its snapshot shows the top laid by the other hand (a `J?` read in its first blur for the `JC`
             # now on top), or is read too unsurely to name a card no stock was seen to lose: only its stock
             # can tell
-            return None, 0.0
-        return card, confidence
+            return None, 0.0, _unsure_guess(card, confidence, visit, previous, reading, self.period)
+        return card, confidence, None
 
     def _touches_at(self, pile: int) -> list[tuple[str, float]]:
         """(player, t) of the touches of spit pile `pile` lately: hands over it, gone and not judged yet, held,
@@ -837,11 +843,37 @@ def read_again(previous: Reading, reading: Reading, *, changed: bool, hand_touch
     return not changed and same_card(previous.card, reading.card)
 
 
-def _laid_over_its_double(previous: Reading, reading: Reading, *, changed: bool, visits: list[Visit]) -> bool:
-    """The pile reads as the very card it read before, though its picture changed under a hand that brought
-    a card to it: a card was laid, and one of the two readings is wrong (the deck has one of each)."""
+def _laid_over_its_double(previous: Reading, reading: Reading, *, changed: bool, visits: list[Visit], period: float) -> bool:
+    """The pile reads as the very card it read before, though its picture changed under a hand that came to
+    lay a card (`_came_to_lay`) and was seen holding it the frame before it touched (`brought_card`: card
+    paper glimpsed earlier in its reach is not enough here, where nothing else says a card was laid): a card
+    was laid, and one of the two readings is wrong (the deck has one of each)."""
     return (previous.card is not None and previous.card.suit is not None and reading.card == previous.card and changed
-            and any(visit.brought_card for visit in visits))
+            and any(visit.brought_card and _came_to_lay(visit, period) for visit in visits))
+
+
+def _unsure_guess(card: Card, confidence: float, visit: Visit, previous: Reading, reading: Reading,
+                  period: float) -> tuple[Card, float] | None:
+    """A covered card's snapshot read too unsurely to name it at once, kept to name it should no stock be
+    seen losing it (its player's stocks hidden under a hovering hand, or read as unreadable court cards):
+    (card, confidence) when read with its suit, at least MIN_CONFIDENCE sure, of a hand that came to lay a
+    card (`_came_to_lay`; not one lifting its own card back, whose snapshot is the pile in a blur), and neither
+    the card it found there nor the one now on top (`all_at_once` seed 301: B's `QD`, covered by A's `10H` 0.27 s later, its
+    snapshot read `QD` at 0.42, B's stocks court cards read by no name; its play was lost)."""
+    if card.suit is None or confidence < MIN_CONFIDENCE or not _came_to_lay(visit, period):
+        return None
+    if any(other.card is not None and same_card(card, other.card) for other in (previous, reading)):
+        return None
+    return card, confidence
+
+
+def _came_to_lay(visit: Visit, period: float) -> bool:
+    """The hand of `visit` came to lay a card: card paper was seen in it before it touched the place
+    (`brought_card`, or card paper carried into the place's reach before the touch: a court card's colourful
+    face may show little), and it let go within LAYING_CONTACT_SECONDS (lifting a card back takes a grip)."""
+    if visit.touch is None or visit.frames_in_contact * period > LAYING_CONTACT_SECONDS:
+        return False
+    return visit.brought_card or any(t < visit.touch.t and carried.any() for _, t, carried in visit.cards)
 
 
 def _next_likeliest(reading: Reading, not_this: Card) -> Reading | None:

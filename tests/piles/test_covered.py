@@ -38,6 +38,26 @@ def test_a_covered_card_is_named_by_the_card_that_left_its_players_stock_about_t
     assert not covered.busy
 
 
+@pytest.mark.parametrize("departure, tops, named", [
+    (None, (None, None), FIVE),    # no stock seen losing it: the hand's unsure last look names it
+    (TEN, (None, None), TEN),      # a stock seen losing a card names it, whatever the last look read
+    (None, (None, FIVE), None),    # the guess is the card on top now: another's, so only a touch was seen
+])
+def test_a_covered_card_no_stock_names_is_named_by_its_unsure_last_look(departure, tops, named):
+    """`all_at_once` seed 301: B's `QD`, covered by A's `10H` 0.27 s later, its snapshot read `QD` at 0.42
+    (too unsure to name it at once), B's stocks court cards the models could not name: its play was lost."""
+    covered = CoveredCards()
+    covered.cover(covered_arrival("B", t=1.0), now=1.2, guess=(FIVE, 0.42))
+    if departure is not None:
+        covered.left_stock("B", 1.5, departure, 1.4)
+    out, _ = name(covered, now=1.2 + RESOLVE_SECONDS, pile_tops=tops)
+    if named is None:
+        assert out == [PileTouched(1.0, 30, 1, "B", 0.005)]
+    else:
+        assert [(a.player, a.card) for a in out] == [("B", named)]
+    assert not covered.busy
+
+
 def test_a_stock_card_names_one_covered_card_only():
     covered = CoveredCards()
     covered.cover(covered_arrival("B", t=1.0, pile=0), now=1.2)

@@ -12,7 +12,8 @@ from referee.piles.quiet import QUIET_SECONDS, UNCOUNTED_SECONDS, UNTURNED_SECON
 from referee.piles.sightings import Arrival, LayoutRead, PileTouched, StockSeen, TableQuiet
 from referee.piles.table_view import RectMM, TableView
 from referee.piles.touch import TouchEstimate
-from referee.piles.tracker import READ_PX_PER_MM, TableTracker, _fills_slot, _first_on_hand
+from referee.piles.reading import Reading
+from referee.piles.tracker import READ_PX_PER_MM, TableTracker, _fills_slot, _first_on_hand, _unsure_guess
 from referee.piles.zones import Place
 from referee.rules.cards import Card
 from referee.table.layout import TableLayout
@@ -570,13 +571,14 @@ class DoublingNamer(ColourNamer):
         return TopCardReading(card, confidence, ((card, confidence),) if card is not None else ())
 
 
-@pytest.mark.parametrize("brought, changed, doubt, expected", [
-    (True, True, (("10C", 0.18), ("8C", 0.06)), ["10C"]),  # laid over its double: the likeliest other card
-    (True, True, (("10C", 0.01),), []),                     # no other card believed in: the hand's touch alone
-    (False, True, (("10C", 0.18),), []),                    # no card in the hand: a nudge, not a card laid
-    (True, False, (("10C", 0.18),), []),                    # the picture did not change: nothing laid
+@pytest.mark.parametrize("brought, changed, doubt, contact, expected", [
+    (True, True, (("10C", 0.18), ("8C", 0.06)), 3, ["10C"]),  # laid over its double: the likeliest other card
+    (True, True, (("10C", 0.06),), 3, []),                     # no other card believed in: the hand's touch alone
+    (False, True, (("10C", 0.18),), 3, []),                    # no card in the hand: a nudge, not a card laid
+    (True, False, (("10C", 0.18),), 3, []),                    # the picture did not change: nothing laid
+    (True, True, (("10C", 0.18),), 12, []),                    # held the pile 0.4 s: lifting its own card back
 ])
-def test_a_card_laid_that_reads_as_the_card_under_it_is_the_reading_s_next_likeliest(brought, changed, doubt, expected):
+def test_a_card_laid_that_reads_as_the_card_under_it_is_the_reading_s_next_likeliest(brought, changed, doubt, contact, expected):
     # `all_at_once` seed 303: A's hand brought its `KH` to the `QH` on pile 0, and the new top read `QH` again
     # (0.63, `KH` 0.18): ruled a touch, the play was lost and the next card judged on the `QH`
     namer = DoublingNamer("9C", doubt)
@@ -585,13 +587,30 @@ def test_a_card_laid_that_reads_as_the_card_under_it_is_the_reading_s_next_likel
     place = tracker.places[pile]
     assert str(tracker.readings[pile].card) == "9C"
     namer.doubling = True
-    laying = Visit("A", 20, touch=TouchEstimate(0.70, 21, 0.01), frames_in_contact=3, brought_card=brought, card_seen=brought)
+    laying = Visit("A", 20, touch=TouchEstimate(0.70, 21, 0.01), frames_in_contact=contact, brought_card=brought, card_seen=brought)
     change = PlaceChange(place.place, 35, 1.2, changed, (laying,), place.footprint.copy(), place.padded)
     sightings = tracker._judge([(pile, change)], Frame(35, 1.2, table.frame(1.2)))
     assert [(s.player, str(s.card)) for s in sightings if isinstance(s, Arrival)] == [("A", card) for card in expected]
     if not expected:
         assert [type(s) for s in sightings] == [PileTouched]
     assert str(tracker.readings[pile].card) == "9C"  # the pile stays read as it is: the same picture is no new card
+
+
+@pytest.mark.parametrize("card, confidence, paper_before, contact, expected", [
+    ("QD", 0.42, True, 3, True),    # read unsurely, by a hand that came with card paper: kept to name it
+    ("QD", 0.42, False, 3, False),  # card paper only after the touch: a hand lifting its own card back
+    ("QD", 0.42, True, 12, False),  # held the pile 0.4 s: lifting a card back, whatever it brought
+    ("Q?", 0.42, True, 3, False),   # by its rank alone
+    ("QD", 0.2, True, 3, False),    # too unsure to be a card at all
+    ("JH", 0.42, True, 3, False),   # the card the hand found there
+    ("10H", 0.42, True, 3, False),  # the card on top now: the other hand's
+])
+def test_a_covered_hand_s_unsure_snapshot_is_kept_as_a_guess_only_for_a_hand_that_came_to_lay_one(card, confidence, paper_before, contact, expected):
+    paper = np.ones((4, 4), np.uint8)
+    cards = [(20, 0.66, paper), (22, 0.73, paper)] if paper_before else [(24, 0.80, paper)]
+    visit = Visit("B", 18, touch=TouchEstimate(0.70, 21, 0.01), frames_in_contact=contact, cards=cards)
+    guess = _unsure_guess(Card.parse(card), confidence, visit, Reading(Card.parse("JH")), Reading(Card.parse("10H")), 1 / 30)
+    assert guess == ((Card.parse(card), confidence) if expected else None)
 
 
 def test_a_hand_whose_card_the_layout_read_as_the_top_did_lay_it():

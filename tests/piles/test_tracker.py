@@ -415,6 +415,14 @@ def laid_out_and_read(namer):
     return table, view, tracker
 
 
+def pile_one_read(namer):
+    """`laid_out_and_read(namer)`'s table and tracker, its spit pile 1 and that pile's tracker; the pile read `9C`."""
+    table, _, tracker = laid_out_and_read(namer)
+    pile = Place("spit_pile", 1)
+    assert str(tracker.readings[pile].card) == "9C"
+    return table, tracker, pile, tracker.places[pile]
+
+
 class SuitLosingNamer(ColourNamer):
     """Reads `card` without its suit (`9?`) while `blurred` says so."""
 
@@ -546,10 +554,7 @@ def test_a_pile_no_hand_touched_read_with_its_rank_is_its_card_read_again(readin
     # 0.42 (its `JS`, `J?`): each was ruled a card laid by nobody seen, on its own rank. A card is not laid
     # without a hand; another rank appearing so is still a card (the hand hidden, or its frames dropped).
     namer = ReadAsNamer("9C", reading)
-    table, view, tracker = laid_out_and_read(namer)
-    pile = Place("spit_pile", 1)
-    place = tracker.places[pile]
-    assert str(tracker.readings[pile].card) == "9C"
+    table, tracker, pile, place = pile_one_read(namer)
     namer.misread = True
     change = PlaceChange(place.place, 35, 1.2, True, (), place.footprint.copy(), place.padded)
     sightings = tracker._judge([(pile, change)], Frame(35, 1.2, table.frame(1.2)))
@@ -582,10 +587,7 @@ def test_a_card_laid_that_reads_as_the_card_under_it_is_the_reading_s_next_likel
     # `all_at_once` seed 303: A's hand brought its `KH` to the `QH` on pile 0, and the new top read `QH` again
     # (0.63, `KH` 0.18): ruled a touch, the play was lost and the next card judged on the `QH`
     namer = DoublingNamer("9C", doubt)
-    table, view, tracker = laid_out_and_read(namer)
-    pile = Place("spit_pile", 1)
-    place = tracker.places[pile]
-    assert str(tracker.readings[pile].card) == "9C"
+    table, tracker, pile, place = pile_one_read(namer)
     namer.doubling = True
     laying = Visit("A", 20, touch=TouchEstimate(0.70, 21, 0.01), frames_in_contact=contact, brought_card=brought, card_seen=brought)
     change = PlaceChange(place.place, 35, 1.2, changed, (laying,), place.footprint.copy(), place.padded)

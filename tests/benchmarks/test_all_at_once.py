@@ -30,13 +30,14 @@ def test_the_games_cover_both_frame_rates_and_both_unseen_decks_on_seeds_no_othe
     assert {design for *_, design, _ in all_at_once.GAMES} == set(FACE_HELD_OUT_DESIGNS)
 
 
-def test_fresh_games_deal_both_unseen_decks_both_frame_rates_and_changes_of_light_as_the_benchmark_does():
-    games = all_at_once.fresh_games([301, 302, 303, 304, 305, 306])
-    assert games == all_at_once.GAMES[-6:]  # seeds 301-306 joined the benchmark through it
-    assert [seed for seed, *_ in games] == [301, 302, 303, 304, 305, 306]
-    assert {design for *_, design, _ in games} == set(all_at_once.FRESH_DESIGNS)
+@pytest.mark.parametrize("seeds", [[311, 312, 313, 314, 315, 316], [7, 100, 3, 58, 21, 9]])
+def test_fresh_games_deal_both_unseen_decks_both_frame_rates_and_every_change_of_light_as_the_benchmark_does(seeds):
+    games = all_at_once.fresh_games(seeds)
+    assert [seed for seed, *_ in games] == seeds
+    assert {design for *_, design, _ in games} == set(all_at_once.FRESH_DESIGNS) <= set(FACE_HELD_OUT_DESIGNS)
     assert {(fps, seconds) for _, fps, seconds, *_ in games} == {(30, 24.0), (60, 16.0)}
-    assert all(light in referee_light.LIGHTS and light != "steady" for *_, light in games)
+    assert {light for *_, light in games} == set(all_at_once.FRESH_LIGHTS)  # six games see all six
+    assert set(all_at_once.FRESH_LIGHTS) <= set(referee_light.LIGHTS) - {"steady"}
     assert all_at_once.fresh_games([]) == []
 
 

@@ -858,8 +858,8 @@ def _unsure_guess(card: Card, confidence: float, visit: Visit, previous: Reading
     seen losing it (its player's stocks hidden under a hovering hand, or read as unreadable court cards):
     (card, confidence) when read with its suit, at least MIN_CONFIDENCE sure, of a hand that came to lay a
     card (`_came_to_lay`; not one lifting its own card back, whose snapshot is the pile in a blur), and neither
-    the card it found there nor the one now on top (`all_at_once` seed 301: B's `QD`, covered by A's `10H` 0.27 s later, its
-    snapshot read `QD` at 0.42, B's stocks court cards read by no name; its play was lost)."""
+    the card it found there nor the one now on top (`all_at_once` seed 301: B's `QD`, covered by A's `10H`
+    0.27 s later, its snapshot read `QD` at 0.42, B's stocks court cards read by no name; its play was lost)."""
     if card.suit is None or confidence < MIN_CONFIDENCE or not _came_to_lay(visit, period):
         return None
     if any(other.card is not None and same_card(card, other.card) for other in (previous, reading)):

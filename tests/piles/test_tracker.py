@@ -607,7 +607,7 @@ def test_a_card_laid_that_reads_as_the_card_under_it_is_the_reading_s_next_likel
     ("JH", 0.42, True, 3, False),   # the card the hand found there
     ("10H", 0.42, True, 3, False),  # the card on top now: the other hand's
 ])
-def test_a_covered_hand_s_unsure_snapshot_is_kept_as_a_guess_only_for_a_hand_that_came_to_lay_one(card, confidence, paper_before, contact, expected):
+def test_an_unsure_snapshot_is_kept_as_a_guess_only_for_a_hand_that_came_to_lay_a_card(card, confidence, paper_before, contact, expected):
     paper = np.ones((4, 4), np.uint8)
     cards = [(20, 0.66, paper), (22, 0.73, paper)] if paper_before else [(24, 0.80, paper)]
     visit = Visit("B", 18, touch=TouchEstimate(0.70, 21, 0.01), frames_in_contact=contact, cards=cards)

@@ -68,6 +68,16 @@ GHOST_OPENING_SECONDS = 3.0
 #: leaves its ghost at the pile, and a ghost that touches the pile's zone keeps that player's visit there
 #: open, so that their next card, laid within the second, was taken for part of the first.
 GHOST_BARE_SECONDS = 0.1
+#: Bare table the view shows lighter than the model holds it, by the same share in every channel (within
+#: RELIT_SPREAD of their mean), is the light come back where the model still holds a shadow: a broad one
+#: that left around a hand lying in it (seed 305's clips: A's dark hand at a stock as a leaning player's
+#: shadow left; the table where it lay stood out as its ghost for half a second, and a card turned and
+#: played there went unseen). Still for GHOST_BARE_SECONDS, it goes in at once, for RELIT_SECONDS after a
+#: broad shadow was last seen leaving (`shadows.shadow_gone`). Nothing else is bare table lit alike: a card
+#: or a hand differs from the table in colour, not only light. (At any time, it also took in the table a
+#: resting hand's own shadow had darkened: 36 of 90 kept replays changed, as many plays lost as found.)
+RELIT_SPREAD = 0.06
+RELIT_SECONDS = 2.0
 #: Broad shadows (`shadows`) are looked for once at least this share of the last view stood out from the
 #: model (a shadow coming in stands out first), and while one lies on the table.
 SHADOW_WATCH = 0.08
@@ -97,6 +107,8 @@ class BackgroundModel:
         self._opening_frames = int(round(GHOST_OPENING_SECONDS / period))
         self._ghost_frames = max(2, int(round(GHOST_BARE_SECONDS / period)))
         self._frames = 0
+        self._relit_frames = int(round(RELIT_SECONDS / period))
+        self._relit_until = -1  # the last frame `update` looks for the light come back (see RELIT_SPREAD)
         #: where the last view given to `steady` lay in a broad shadow (bool mask), or None
         self.in_shadow: np.ndarray | None = None
         self._still: np.ndarray | None = None  # `still_table()`, until the model changes
@@ -137,6 +149,7 @@ class BackgroundModel:
         if gone is not None:  # the table lit again where the model holds a shadow: taken in at once
             self.model[gone] = view[gone]
             self._still = None
+            self._relit_until = self._frames + self._relit_frames
         shade = shade_of(view, self.still_table())
         self.in_shadow = None if shade is None else shade != 1.0
         return view if shade is None else in_its_light(view, shade)
@@ -209,6 +222,10 @@ class BackgroundModel:
                 if looks_bare is not None and held.any():
                     held[self._ghosts(view, held, looks_bare)] = False
                 settled &= ~held
+            if looks_bare is not None and self._frames <= self._relit_until:
+                now_still = self._still_count == self._ghost_frames  # each pixel judged once, as it comes to rest
+                if now_still.any():
+                    settled[self._relit(view, now_still, looks_bare)] = True
             if settled.any():
                 self.model[settled] = view[settled]
                 self._still_count[settled] = 0
@@ -218,6 +235,21 @@ class BackgroundModel:
         """Take a settled region into the model at once."""
         self.model[rows, cols] = view[rows, cols]
         self._still = None
+
+    def _relit(self, view: np.ndarray, still: np.ndarray, looks_bare: Callable[[np.ndarray], np.ndarray]) -> tuple:
+        """Of the `still` pixels (row and column indices), those where bare table shows lighter than the
+        model holds it, alike in every channel, and the model holds bare table too (see RELIT_SPREAD)."""
+        rows, cols = np.nonzero(still)
+        seen = view[rows, cols].astype(np.float32) + 1.0
+        held = self.model[rows, cols] + 1.0
+        ratios = seen / held
+        mean = ratios.mean(axis=1)
+        kept = (mean > 1.0) & (np.abs(ratios - mean[:, None]).max(axis=1) <= RELIT_SPREAD * mean)
+        if kept.any():
+            rows, cols = rows[kept], cols[kept]
+            bare = looks_bare(view[rows, cols][:, None, :])[:, 0] & looks_bare(cv2.convertScaleAbs(self.model[rows, cols])[:, None, :])[:, 0]
+            return rows[bare], cols[bare]
+        return rows[kept], cols[kept]
 
     def _ghosts(self, view: np.ndarray, held: np.ndarray, looks_bare: Callable[[np.ndarray], np.ndarray],
                 *, bare_now: bool = False) -> tuple:

@@ -2,12 +2,13 @@
 
 import numpy as np
 
-from referee.piles.background import BackgroundModel
+from referee.piles.background import GHOST_BARE_SECONDS, BackgroundModel
 from referee.piles.shadows import LIGHT_CHANGE, in_its_light, shade_of, shadow_gone
 
 SHAPE = (300, 400)  # the tracking view of a 800 x 600 mm play area at 0.5 px/mm
 SKIN = (90, 130, 190)
 CARD = (235, 235, 235)
+GHOST_FRAMES = max(2, round(GHOST_BARE_SECONDS * 30))
 
 
 def wooden_table(seed: int = 0) -> np.ndarray:
@@ -116,3 +117,56 @@ def test_the_table_model_does_not_learn_a_passing_shadow():
     view = model.steady(table.copy())
     assert model.foreground(view).mean() < 0.01  # the table it passed over does not stand out when it has gone
     assert max(standing_out[10:]) < 0.05          # nor while it passed (its fringe only)
+
+
+def _bare_wood(pixels: np.ndarray) -> np.ndarray:
+    """The wooden table's colour, in any light (its channels' shares), per pixel; neither card nor hand."""
+    pixels = pixels.astype(np.float32) + 1.0
+    shares = pixels / pixels.sum(axis=-1, keepdims=True)
+    wood = np.array([71, 121, 171], np.float32) / 363.0
+    return (np.abs(shares - wood).max(axis=-1) < 0.03) & (pixels.max(axis=-1) < 215)
+
+
+HAND = (60, 90, 200)  # a hand told from the wood by its colour
+
+
+def _after_a_hand_in_a_shadow_that_left(table: np.ndarray, model: BackgroundModel, hand_frames: int, after: int) -> list[float]:
+    """A player's arm and hand lie in the shadow as it leaves (`hand_frames` frames), then go; the share of
+    the view standing out on each of the `after` frames since."""
+    arm = np.zeros(SHAPE, np.uint8)
+    arm[0:150, 185:230] = 1
+    for _ in range(hand_frames):
+        view = table.copy()
+        view[arm > 0] = HAND
+        view = model.steady(view)
+        foreground = model.foreground(view)
+        model.update(view, foreground, foreground, looks_bare=_bare_wood)
+    standing_out = []
+    for _ in range(after):
+        view = model.steady(table.copy())
+        foreground = model.foreground(view)
+        model.update(view, foreground, foreground, looks_bare=_bare_wood)
+        standing_out.append(float(foreground.mean()))
+    return standing_out
+
+
+def test_where_a_hand_lay_as_a_shadow_left_the_table_lit_again_goes_in_once_still():
+    # a clip opened in a leaning player's shadow; as it left, a hand lay in it, and the cells the hand's edge
+    # crossed kept the shadow in the model (not lit alike): when the hand goes, they stand out round where
+    # it lay, joined to the table's edge as an arm would be, until taken in (seed 305's clips lost a play so)
+    table = wooden_table()
+    model = BackgroundModel(lit(table, band_light(200.0)), absorb_frames=15, period=1 / 30)
+    standing_out = _after_a_hand_in_a_shadow_that_left(table, model, hand_frames=10, after=8)
+    assert standing_out[0] > 0.002                                  # the ghost of the shadow round the hand
+    assert standing_out[GHOST_FRAMES + 1] < 0.0005                   # gone within GHOST_BARE_SECONDS, still
+
+
+def test_table_lighter_than_the_model_with_no_broad_shadow_leaving_waits_as_anything_still():
+    # a patch the model holds darker (a resting hand's own shadow, taken in) and no broad shadow seen
+    # leaving: it goes in after the half second anything still waits, not sooner
+    table = wooden_table()
+    darker = table.copy()
+    darker[100:160, 180:230] = lit(table, np.full(SHAPE, 0.75, np.float32))[100:160, 180:230]
+    model = BackgroundModel(darker, absorb_frames=15, period=1 / 30)
+    standing_out = _after_a_hand_in_a_shadow_that_left(table, model, hand_frames=0, after=18)
+    assert min(standing_out[:14]) > 0.01 and standing_out[-1] < 0.0005

@@ -528,7 +528,8 @@ class PlaceTracker:
         arrived = next((number for number, (_, _, distance) in enumerate(samples) if distance <= 0), None)
         if arrived is None or arrived == 0:
             return None  # never seen there, or there already in the first frame kept: its arrival was not seen
-        return estimate_touch(samples[:arrived + 1][-6:], period, 1.0 / self.px_per_mm)
+        # the distance still to go comes down to the card at rest, not to an outline its edge is seen over early
+        return estimate_touch(samples[:arrived + 1][-6:], period, 1.0 / self.px_per_mm, outline=False)
 
     def _stop_touch(self, visit: Visit, period: float, near: float = NEAR_MM) -> TouchEstimate | None:
         """A hand whose card is hidden under it: the touch is where its approach comes to rest on the pile

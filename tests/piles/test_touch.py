@@ -3,7 +3,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from referee.piles.touch import estimate_stop, estimate_touch, find_stop
+from referee.piles.touch import SHALLOW_CONTACT_PX, estimate_stop, estimate_touch, find_stop
 
 PERIOD = 1 / 30
 
@@ -21,6 +21,27 @@ def test_edge_crossing_is_found_below_the_frame_period(t_touch, speed):
     assert abs(estimate.t - t_touch) < PERIOD / 20
     assert estimate.frame == samples[contact][0]
     assert estimate.error >= 0.15 * PERIOD
+
+
+@pytest.mark.parametrize("t_touch, speed", [(0.1234, 300.0), (0.1001, 150.0), (0.1332, 600.0), (0.05, 200.0)])
+def test_a_card_measured_in_pixels_barely_over_the_pile_is_timed_at_that_frame(t_touch, speed):
+    # its edge found on 2 mm pixels, under SHALLOW_CONTACT_PX of them over the outline: it has not shown a
+    # touch yet (on rendered games such a card touched at that frame or after it); the crossing bounds how
+    # far off that may be
+    samples = approach(t_touch, speed)
+    contact = next(i for i, sample in enumerate(samples) if sample[2] <= 0)
+    assert samples[contact][2] > -SHALLOW_CONTACT_PX * 2.0
+    estimate = estimate_touch(samples[:contact + 1], PERIOD, pixel_mm=2.0)
+    assert estimate.t == pytest.approx(samples[contact][1])
+    assert estimate.error >= samples[contact][1] - t_touch - 1e-9
+
+
+@pytest.mark.parametrize("t_touch, speed", [(0.1200, 1200.0), (0.0700, 900.0), (0.0400, 600.0)])
+def test_a_card_measured_in_pixels_well_over_the_pile_is_timed_by_its_approach(t_touch, speed):
+    samples = approach(t_touch, speed)
+    contact = next(i for i, sample in enumerate(samples) if sample[2] <= 0)
+    assert samples[contact][2] <= -SHALLOW_CONTACT_PX * 2.0
+    assert abs(estimate_touch(samples[:contact + 1], PERIOD, pixel_mm=2.0).t - t_touch) < PERIOD / 20
 
 
 @pytest.mark.parametrize("t_touch", [0.108, 0.112])

@@ -62,7 +62,8 @@ def test_the_first_frames_are_read_as_the_starting_layout_without_inventing_even
 ])
 def test_a_play_is_found_attributed_and_timed_below_a_third_of_a_frame(player, slot, pile, t_touch):
     # straight approaches come within a tenth of a frame; diagonal ones reach the outline's corner,
-    # where the distance to it shrinks non-linearly, and come within about a quarter
+    # where the distance to it shrinks non-linearly, and come within about a quarter; a card first seen
+    # barely over the pile (under SHALLOW_CONTACT_PX) is timed at that frame, up to a frame after its touch
     table = laid_out()
     card = {"A": ("6S", "KD", "2C", "JH", "8D"), "B": ("4S", "QD", "3C", "10H")}[player][slot]
     stock = LAYOUT.stock_centre(player, slot)
@@ -72,8 +73,9 @@ def test_a_play_is_found_attributed_and_timed_below_a_third_of_a_frame(player, s
     assert len(arrivals) == 1
     arrival = arrivals[0]
     assert (arrival.player, arrival.pile, str(arrival.card)) == (player, pile, card)
-    assert abs(arrival.t - t_touch) < 1 / FPS / 3
-    assert arrival.frame == int(np.ceil(t_touch * FPS))
+    first_over = int(np.ceil(t_touch * FPS))
+    assert abs(arrival.t - t_touch) < 1 / FPS / 3 or arrival.t == pytest.approx(first_over / FPS)
+    assert arrival.frame == first_over
     departures = [s for s in sightings if isinstance(s, StockSeen)]
     assert [(s.player, s.slot, str(s.previous)) for s in departures] == [(player, slot, card)]
 

@@ -124,7 +124,8 @@ class RefereeSession:
             if other is not None and self._other_first(item, other):
                 # two cards on one pile too close together to tell by their touch times: the best guess
                 # is the one seen lying under the other, else the order in which the cards make sense
-                heapq.heappop(self._queue)
+                self._queue.remove(next(entry for entry in self._queue if entry[2] is other))
+                heapq.heapify(self._queue)
                 self._hold(other.t, replace(item, t=other.t, frame=other.frame))
                 t, item = item.t, replace(other, t=item.t, frame=item.frame)
             t = max(t, self._last_t)  # a late sighting keeps the log in order of t
@@ -158,13 +159,19 @@ class RefereeSession:
     def _too_close_after(self, first: object) -> Arrival | None:
         """The next card to be ruled when it lands on the same pile as `first`, from the other player,
         too close after it for the camera to tell which touched first (`RulesConfig.too_close`: under
-        half a frame, or under the error of the two touch times)."""
+        half a frame, or under the error of the two touch times). Stocks seen and notices held between the
+        two are looked past: a stock settling at the very instant the second card was timed (all_at_once
+        seed 306: B's stock, as B's 10S was timed at the frame it was first seen over the pile) is no reason
+        to rule the two cards apart."""
         if not isinstance(first, Arrival) or not self._queue or self.engine.state.phase is not GamePhase.PLAYING:
             return None
-        second = self._queue[0][2]
-        if (isinstance(second, Arrival) and second.pile == first.pile and second.player != first.player
-                and self.engine.config.too_close((second.t - first.t) * 1000.0, (first.error, second.error))):
-            return second
+        for _, _, second in sorted(self._queue):
+            if isinstance(second, (StockSeen, Notice)):
+                continue
+            if (isinstance(second, Arrival) and second.pile == first.pile and second.player != first.player
+                    and self.engine.config.too_close((second.t - first.t) * 1000.0, (first.error, second.error))):
+                return second
+            return None
         return None
 
     def _other_first(self, first: Arrival, second: Arrival) -> bool:

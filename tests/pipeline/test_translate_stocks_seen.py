@@ -154,6 +154,18 @@ def test_of_two_cards_too_close_to_time_the_one_seen_under_the_other_touched_fir
     assert orders == [(expected[0][0], gap_ms < 34.0)]
 
 
+def test_a_stock_seen_between_two_cards_too_close_to_time_does_not_part_them():
+    # B's stock settles, showing its back, at the very instant B's card was timed (all_at_once seed 306):
+    # held between the two cards, it is looked past, and B's card seen under A's still touched first
+    opening = layout_read((card("9C"), card("4D")), a="10D 5S 2D JC KH", b="8H 6D 10S QS AH")
+    first = Arrival(1.0, 30, 0, "A", Card.parse("10D"), 0.005, confidence=0.97)
+    second = Arrival(1.005, 30, 0, "B", Card.parse("8H"), 0.005, confidence=0.97, under=True)
+    stock = StockSeen(1.005, 30, "B", 0, BACK, card("8H"), True)
+    plays, orders = ruled({0: [opening], 32: [first, stock, second]})
+    assert plays == [("B", "8H", True), ("A", "10D", False)]
+    assert orders == [("B", True)]
+
+
 @pytest.mark.parametrize("seen_under_at", [32, 40], ids=["seen_with_it", "seen_later"])
 def test_a_card_landing_waits_for_the_card_under_it_timed_just_after_it(seen_under_at):
     """B's card lies under A's and is named only once the pile has settled, a few frames after A's card is

@@ -43,10 +43,27 @@ FAST_APPROACH_PX = 4.0
 #: is timed at that frame, with the time its approach gave as how far off that may be. Measured on the
 #: 1 283 plays of 90 kept replays (session 46; 6 px is 12 mm on the tracking view): where the first contact
 #: overlapped by under 12 mm, the card touched at that frame or after it (median -0.1 to +0.15 frame), where
-#: its approach put it 0.1-0.8 frame before; timed there, the median error over all went 0.227 -> 0.208
-#: frame, over the 30 whole games 0.213 -> 0.194; deeper first contacts (a card arriving fast) are timed by
-#: their approach as before.
+#: its approach put it 0.1-0.8 frame before; timed there, the median error over all went 0.227 -> 0.205
+#: frame, over the 30 whole games 0.213 -> 0.192. Deeper first contacts (a card arriving fast) are timed by
+#: their approach as before, and so is a first contact after a frame the hand was not measured in: the
+#: crossing may lie a frame or more before it (the racing games in parallax, seed 121: A's KD, moved two
+#: frames on, was ordered after B's 2H, laid 35 ms after it).
 SHALLOW_CONTACT_PX = 6.0
+#: ... by a card come in slowly: under this many pixels a frame over its last two frames (a card arriving
+#: faster is timed well by its approach: the racing games in parallax, seed 121, A's KD 30 mm a frame, then
+#: 12 into its first contact, moved to that frame, was ordered after B's 2H, laid 35 ms after it)
+CREEPING_PX = 12.5
+
+
+def _crept_in(before: list[tuple[int, float, float]], contact: tuple[int, float, float], period: float, pixel_mm: float) -> bool:
+    """The first contact is shallow (SHALLOW_CONTACT_PX), the card came in slowly (CREEPING_PX) and was measured
+    in the frame before it (after a frame it was not, the crossing may lie a frame or more before it)."""
+    if pixel_mm <= 0 or len(before) < 2 or contact[2] <= -SHALLOW_CONTACT_PX * pixel_mm:
+        return False
+    (_, t_older, d_older), (_, t_out, d_out) = before[-2:]
+    _, t_in, d_in = contact
+    return (t_in - t_out <= 1.5 * period and t_out - t_older <= 1.5 * period
+            and max(d_older - d_out, d_out - d_in) < CREEPING_PX * pixel_mm)
 #: The last frame apart "stalled" when the front moved less than this share of its speed both in the frame
 #: before and into the contact (`_stalled`).
 STALL_SHARE = 1 / 3
@@ -122,7 +139,7 @@ def _timed(before: list[tuple[int, float, float]], contact: tuple[int, float, fl
     if t_in - t_out > 1.5 * period:  # frames were dropped around the touch: we know less
         error = max(error, (t_in - t_out) / 2)
     t = min(max(t, t_out), t_in)
-    if outline and d_in > -SHALLOW_CONTACT_PX * pixel_mm:
+    if outline and _crept_in(before, contact, period, pixel_mm):
         t, error = t_in, max(error, t_in - t)
     return TouchEstimate(t=t, frame=frame, error=error)
 

@@ -36,6 +36,22 @@ def test_a_card_measured_in_pixels_barely_over_the_pile_is_timed_at_that_frame(t
     assert estimate.error >= samples[contact][1] - t_touch - 1e-9
 
 
+def test_a_card_barely_over_the_pile_after_a_frame_it_was_not_measured_in_is_timed_by_its_approach():
+    # frame 4 lost (the hand not measured there): the crossing may lie a frame or more before frame 5
+    samples = [sample for sample in approach(0.16, 300.0) if sample[0] != 4][:5]
+    assert samples[-1][0] == 5 and samples[-1][2] > -SHALLOW_CONTACT_PX * 2.0
+    estimate = estimate_touch(samples, PERIOD, pixel_mm=2.0)
+    assert abs(estimate.t - 0.16) < PERIOD / 20
+
+
+def test_a_fast_card_barely_over_the_pile_is_timed_by_its_approach():
+    # 30 mm a frame (the racing games in parallax, seed 121's KD), its first contact 6 mm deep: its approach
+    # places the crossing well; moved to that frame it was ordered after a card laid 35 ms after it
+    samples = approach(0.16, 900.0)[:6]
+    assert samples[-1][2] > -SHALLOW_CONTACT_PX * 2.0
+    assert abs(estimate_touch(samples, PERIOD, pixel_mm=2.0).t - 0.16) < PERIOD / 20
+
+
 @pytest.mark.parametrize("t_touch, speed", [(0.1200, 1200.0), (0.0700, 900.0), (0.0400, 600.0)])
 def test_a_card_measured_in_pixels_well_over_the_pile_is_timed_by_its_approach(t_touch, speed):
     samples = approach(t_touch, speed)

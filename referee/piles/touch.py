@@ -43,11 +43,9 @@ FAST_APPROACH_PX = 4.0
 #: is timed at that frame, with the time its approach gave as how far off that may be. Measured on the
 #: 1 283 plays of 90 kept replays (session 46; 6 px is 12 mm on the tracking view): where the first contact
 #: overlapped by under 12 mm, the card touched at that frame or after it (median -0.1 to +0.15 frame), where
-#: its approach put it 0.1-0.8 frame before; timed there, the median error over all went 0.227 -> 0.205
-#: frame, over the 30 whole games 0.213 -> 0.192. Deeper first contacts (a card arriving fast) are timed by
-#: their approach as before, and so is a first contact after a frame the hand was not measured in: the
-#: crossing may lie a frame or more before it (the racing games in parallax, seed 121: A's KD, moved two
-#: frames on, was ordered after B's 2H, laid 35 ms after it).
+#: its approach put it 0.1-0.8 frame before. Timed there where the card came in slowly (`_crept_in`), the
+#: median error over all went 0.227 -> 0.214 frame, over the 30 whole games 0.213 -> 0.197, every pair over a
+#: frame apart as before.
 SHALLOW_CONTACT_PX = 6.0
 #: ... by a card come in slowly: under this many pixels a frame over its last two frames (a card arriving
 #: faster is timed well by its approach: the racing games in parallax, seed 121, A's KD 30 mm a frame, then

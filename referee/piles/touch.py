@@ -62,6 +62,8 @@ def _crept_in(before: list[tuple[int, float, float]], contact: tuple[int, float,
     _, t_in, d_in = contact
     return (t_in - t_out <= 1.5 * period and t_out - t_older <= 1.5 * period
             and max(d_older - d_out, d_out - d_in) < CREEPING_PX * pixel_mm)
+
+
 #: The last frame apart "stalled" when the front moved less than this share of its speed both in the frame
 #: before and into the contact (`_stalled`).
 STALL_SHARE = 1 / 3

@@ -245,11 +245,11 @@ class BackgroundModel:
         ratios = seen / held
         mean = ratios.mean(axis=1)
         kept = (mean > 1.0) & (np.abs(ratios - mean[:, None]).max(axis=1) <= RELIT_SPREAD * mean)
-        if kept.any():
-            rows, cols = rows[kept], cols[kept]
+        rows, cols = rows[kept], cols[kept]
+        if len(rows):
             bare = looks_bare(view[rows, cols][:, None, :])[:, 0] & looks_bare(cv2.convertScaleAbs(self.model[rows, cols])[:, None, :])[:, 0]
-            return rows[bare], cols[bare]
-        return rows[kept], cols[kept]
+            rows, cols = rows[bare], cols[bare]
+        return rows, cols
 
     def _ghosts(self, view: np.ndarray, held: np.ndarray, looks_bare: Callable[[np.ndarray], np.ndarray],
                 *, bare_now: bool = False) -> tuple:

@@ -83,6 +83,12 @@ WHOLE_CARD_MAX_SIDE = 1.2
 #: of a card (a pale spot of table, under a lamp, had made a bare spit pile's outline a 20 mm sliver, and
 #: the card laid beside it touched nothing).
 FIRST_CARD_SHARE = 0.5
+#: A card-coloured patch whose turned box is more than this many cards' area is no card: the table itself
+#: passes for card paper (a cream cloth under a warm lamp, its paper as pale as the cards'), and the outline
+#: drawn from it is a card's size in the patch's middle, a guess (`PlaceChange.outlined` False). `all_at_once`
+#: seed 231's warm-lit clip: a pile's outline stood upright for two seconds where its card lay turned, and
+#: the next card was timed three frames early against it.
+PAPER_PATCH_CARDS = 2.0
 #: A footprint within this share of a card's width and length is one card's outline (`card_corners_mm`).
 CARD_SIZE_SLACK = 0.15
 #: A card laid on a bare place (`arrival_at_rest`) has arrived once its leading edge is within this of
@@ -180,6 +186,7 @@ class PlaceChange:
     visits: tuple[Visit, ...]
     footprint: np.ndarray    # bool mask (padded-region coordinates) of what now lies there
     crop_rect: RectMM
+    outlined: bool = True    # the footprint is the card's outline as seen, not a guess (PAPER_PATCH_CARDS)
 
 
 class PlaceTracker:
@@ -200,6 +207,7 @@ class PlaceTracker:
         self.nominal[card_rows.start - self.rows.start:card_rows.stop - self.rows.start,
                      card_cols.start - self.cols.start:card_cols.stop - self.cols.start] = True
         self.footprint = self.nominal.copy()
+        self.outlined = False  # the footprint is a card's outline seen, not its nominal place or a guess
         self._card_share = float(self.nominal[self.inner].mean()) if self.nominal[self.inner].size else 1.0
         self._distances()
         self.settled_crop: np.ndarray | None = None
@@ -221,8 +229,10 @@ class PlaceTracker:
         self._near_footprint = self._distance_outside < HIDDEN_EDGE_MM
         self._depth = float(self._distance_inside.max()) if self.footprint.any() else 0.0
 
-    def set_footprint(self, footprint: np.ndarray) -> None:
+    def set_footprint(self, footprint: np.ndarray, outlined: bool = True) -> None:
+        """`outlined`: False where the footprint is a guess (see PAPER_PATCH_CARDS)."""
         self.footprint = footprint if footprint.any() else self.nominal.copy()
+        self.outlined = outlined
         self._distances()
 
     def signed_distance(self, hand: np.ndarray, card: np.ndarray | None = None, shaded: Shade | None = None) -> float | None:
@@ -379,13 +389,13 @@ class PlaceTracker:
         return self._settle(crop, frame, t, None if cardlike is None else cardlike[self.rows, self.cols])
 
     def _settle(self, crop: np.ndarray, frame: int, t: float, cardlike: np.ndarray | None = None) -> PlaceChange:
-        changed, footprint = self._what_settles(crop, cardlike)
+        changed, footprint, outlined = self._what_settles(crop, cardlike)
         visits = tuple(visit for visit in self.finished if visit.touch is not None or visit.frames_in_contact or visit.through_hand)
         self.finished = []
         self.settled_crop = crop.copy()
         self._settled_paper = None if cardlike is None else self._paper(cardlike)
         self._dirty = False
-        return PlaceChange(self.place, frame, t, changed, visits, footprint, self.padded)
+        return PlaceChange(self.place, frame, t, changed, visits, footprint, self.padded, outlined)
 
     @property
     def settling(self) -> bool:
@@ -395,17 +405,19 @@ class PlaceTracker:
 
     def foresee(self, view: np.ndarray, cardlike: np.ndarray | None) -> tuple[bool, np.ndarray]:
         """(changed, footprint) as the place would settle on `view` now, without settling."""
-        return self._what_settles(self.crop(view), None if cardlike is None else cardlike[self.rows, self.cols])
+        changed, footprint, _ = self._what_settles(self.crop(view), None if cardlike is None else cardlike[self.rows, self.cols])
+        return changed, footprint
 
-    def _what_settles(self, crop: np.ndarray, cardlike: np.ndarray | None) -> tuple[bool, np.ndarray]:
-        """Whether `crop` differs from the picture last settled on, and the outline of what lies there."""
+    def _what_settles(self, crop: np.ndarray, cardlike: np.ndarray | None) -> tuple[bool, np.ndarray, bool]:
+        """Whether `crop` differs from the picture last settled on, the outline of what lies there, and
+        whether that outline was seen rather than guessed (PAPER_PATCH_CARDS)."""
         changed = True
-        footprint = self.footprint
+        footprint, outlined = self.footprint, self.outlined
         if self.settled_crop is None and cardlike is not None:
             zone = _inside(self.inner, crop.shape[:2])
-            footprint = self._top_card_outline(zone, cardlike)
-            if not footprint[self.inner].any() or footprint.all():
-                footprint = self.footprint
+            footprint, outlined = self._top_card_outline(zone, cardlike)
+            if not footprint[self.inner].any() or footprint.all() or (self.outlined and not outlined):
+                footprint, outlined = self.footprint, self.outlined  # (an outline seen, `set_footprint`, beats a guess)
             elif np.count_nonzero(footprint) < FIRST_CARD_SHARE * np.count_nonzero(self.nominal):
                 # pale table (a lamp's bright spot) is no card: a bare place is watched whole, as on a
                 # table with no pale patch there
@@ -414,8 +426,8 @@ class PlaceTracker:
             difference = self._changed_since_settled(crop)
             changed = difference[self.inner].mean() > CHANGED_FRACTION
             if changed:
-                footprint = self._top_card_outline(difference, cardlike)
-        return changed, footprint
+                footprint, outlined = self._top_card_outline(difference, cardlike)
+        return changed, footprint, outlined
 
     def _outline_while_busy(self, crop: np.ndarray, owned: dict[str, np.ndarray], cardlike: np.ndarray | None) -> None:
         """The outline of a card laid while another hand is near (LAID_OUTLINE_FRAMES): what changed since
@@ -428,8 +440,8 @@ class PlaceTracker:
         difference = self._changed_since_settled(crop) & ~hands
         if difference[self.inner].mean() <= CHANGED_FRACTION:
             return
-        outline = self._top_card_outline(difference, (cardlike[self.rows, self.cols] > 0) & ~hands)
-        if np.count_nonzero(outline) >= WHOLE_CARD_SHARE * np.count_nonzero(self.nominal) and self.card_corners_mm(outline) is not None:
+        outline, outlined = self._top_card_outline(difference, (cardlike[self.rows, self.cols] > 0) & ~hands)
+        if outlined and np.count_nonzero(outline) >= WHOLE_CARD_SHARE * np.count_nonzero(self.nominal) and self.card_corners_mm(outline) is not None:
             self.set_footprint(outline)
 
     def _changed_since_settled(self, crop: np.ndarray) -> np.ndarray:
@@ -448,7 +460,7 @@ class PlaceTracker:
         """Take what lies on the place now as its settled picture (a place just moved onto cards already
         lying there: nothing happened on it that was not seen)."""
         change = self._settle(self.crop(view), frame, t, cardlike[self.rows, self.cols])
-        self.set_footprint(change.footprint)
+        self.set_footprint(change.footprint, change.outlined)
 
     def _paper(self, cardlike_crop: np.ndarray) -> float:
         """Share of the place's own zone that is card paper (pale, unsaturated)."""
@@ -619,19 +631,20 @@ class PlaceTracker:
     def dirty(self) -> bool:
         return self._dirty
 
-    def _top_card_outline(self, difference: np.ndarray, cardlike: np.ndarray | None) -> np.ndarray:
+    def _top_card_outline(self, difference: np.ndarray, cardlike: np.ndarray | None) -> tuple[np.ndarray, bool]:
         """The new top card: a card-sized rectangle turned and placed like the card-coloured patch the
-        change lies in (the change alone misses where white card covers white card)."""
+        change lies in (the change alone misses where white card covers white card); and whether it was
+        seen (False: the patch is the table itself, PAPER_PATCH_CARDS)."""
         hull = _hull(difference)
         if cardlike is None:
-            return hull
+            return hull, True
         whole = _card_sized(hull, self.px_per_mm)
         if whole is not None:  # the change is a whole card: it is the new top, whatever peeks out beneath
-            return whole
+            return whole, True
         patch = (cardlike > 0) & (hull | _inside(self.inner, hull.shape))
         count, labels, stats, _ = cv2.connectedComponentsWithStats(patch.astype(np.uint8), connectivity=8)
         if count <= 1:
-            return hull
+            return hull, True
         overlaps = [np.count_nonzero((labels == label) & hull) for label in range(1, count)]
         best = 1 + int(np.argmax(overlaps))
         points = cv2.findNonZero((labels == best).astype(np.uint8))
@@ -643,7 +656,7 @@ class PlaceTracker:
                                         min(h, card_h) if h < 0.6 * card_h else card_h), angle))
         out = np.zeros(hull.shape, np.uint8)
         cv2.fillConvexPoly(out, np.round(box).astype(np.int32), 1)
-        return out.astype(bool)
+        return out.astype(bool), w * h <= PAPER_PATCH_CARDS * card_w * card_h
 
     def card_corners_mm(self, footprint: np.ndarray) -> np.ndarray | None:
         """The four corners (table mm) of a footprint that is one card's outline (a card-sized

@@ -188,8 +188,16 @@ class TableTracker:
         zones = all_places(fitted)
         if any(self.places[place].visits or self._busy(place) for place, (zone, _) in zones.items() if self.places[place].rect != zone):
             return False  # a hand is over a place that would move: the layout is fitted again next time
+        before = dict(self.places)
         for place in self._lay_out(fitted):
-            self.places[place].start_settled(self.last_view, frame.index, frame.t, self.last_cardlike)
+            tracker = self.places[place]
+            tracker.start_settled(self.last_view, frame.index, frame.t, self.last_cardlike)
+            if not tracker.outlined and place in before and before[place].outlined:
+                # what lies there could not be outlined afresh (PAPER_PATCH_CARDS): the outline seen before stays
+                corners = before[place].card_corners_mm(before[place].footprint)
+                footprint = None if corners is None else tracker.card_at(corners)
+                if footprint is not None:
+                    tracker.set_footprint(footprint)
         self.bare_strips.see(self.table_colour, self.last_view)
         return True
 
@@ -267,7 +275,7 @@ class TableTracker:
             rows, cols = place_slices(self.places[place])
             self.background.absorb(view, rows, cols)
             if change.changed:
-                self.places[place].set_footprint(change.footprint)
+                self.places[place].set_footprint(change.footprint, change.outlined)
         if not self.started:
             return self._opening(frame, changes)
         if self._layout_pending and any(place.kind == "spit_pile" and change.changed for place, change in changes):
@@ -340,14 +348,19 @@ class TableTracker:
         the pile first settles, instead of the card's nominal place (a pile lies up to a few centimetres
         off it, and a clip's first touches come before its piles ever settle)."""
         for place, reading in readings.items():
-            tracker = self.places[place]
-            if reading.card is None or reading.outline is None or tracker.settled_crop is not None:
-                continue
-            # the recogniser's outline is loose (it may take in the pile's lower cards): a card's size, placed
-            # and turned as it lies
-            footprint = tracker.card_at(TableView.from_crop(reading.outline, tracker.rect, READ_PX_PER_MM))
-            if footprint is not None:
-                tracker.set_footprint(footprint)
+            if self.places[place].settled_crop is None:
+                self._take_outline(place, reading)
+
+    def _take_outline(self, place: Place, reading: Reading) -> None:
+        """The card a reading of `place` named, where the recogniser found it, as the place's footprint.
+        The recogniser's outline is loose (it may take in the pile's lower cards): a card's size, placed
+        and turned as it lies."""
+        if reading.card is None or reading.outline is None:
+            return
+        tracker = self.places[place]
+        footprint = tracker.card_at(TableView.from_crop(reading.outline, tracker.rect, READ_PX_PER_MM))
+        if footprint is not None:
+            tracker.set_footprint(footprint)
 
     def _measure_arms(self, frame: Frame, masks) -> None:
         """Where the arm of each hand at a spit pile comes from (`arms.arm_offset`), in its first frames
@@ -653,6 +666,9 @@ class TableTracker:
         if again and (reading.card.suit is None or not visits and previous.card.suit is not None):
             reading = previous  # the suit read before is kept
         self.readings[place] = reading
+        if not self.places[place].outlined and reading is not previous:
+            # the card paper spans the table here (PAPER_PATCH_CARDS): the top card is where it was read
+            self._take_outline(place, reading)
         new_card = reading.card is not None and reading.card != previous.card and not again
         laid = reading
         if not new_card and _laid_over_its_double(previous, reading, changed=change.changed, visits=visits, period=self.period):

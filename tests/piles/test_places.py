@@ -107,6 +107,31 @@ def test_a_card_laid_turned_on_the_pile_is_its_own_outline_seen_through_a_soft_c
     assert iou(change.footprint, truth[tracker.rows, tracker.cols].astype(bool)) > 0.85
 
 
+@pytest.mark.parametrize("table_is_paper", [False, True])
+def test_an_outline_drawn_from_card_paper_that_spans_the_table_is_a_guess(table_is_paper):
+    """Where the table passes for card paper (a cream cloth under a warm lamp), the card-coloured patch
+    around a change is the table: the outline drawn from it is said to be a guess, not a card seen."""
+    zone = RectMM.around((150, 150), 110, 130)
+    tracker = PlaceTracker(("spit_pile", None, 0), zone, PX_PER_MM, VIEW, nominal_card=RectMM.around((150, 150), 63, 88))
+    pile = np.full(VIEW + (3,), TABLE_GREY, np.uint8)
+    draw_card(pile, (150, 150), -3.0, (20, 20, 20))
+    after = pile.copy()
+    cv2.rectangle(after, (135, 130), (165, 170), (160, 40, 40), -1)  # a card laid square on it: only its picture differs
+    paper = (lambda view: np.ones(VIEW, np.uint8)) if table_is_paper else card_paper
+    owned = {"A": np.zeros(VIEW, np.uint8), "B": np.zeros(VIEW, np.uint8)}
+    hand = np.zeros(VIEW, np.uint8)
+    hand[0:80, 130:170] = 1
+    changes = []
+    for frame, view, over in [(f, pile, None) for f in range(10)] + [(f, pile, hand) for f in range(10, 13)] + [(f, after, None) for f in range(13, 25)]:
+        change = tracker.step(view, dict(owned, A=hand) if over is not None else owned, frame, frame / 30, 1 / 30, None, paper(view))
+        if change is not None:
+            changes.append(change)
+    assert len(changes) == 2 and changes[1].changed
+    assert changes[1].outlined is not table_is_paper
+    tracker.set_footprint(changes[1].footprint, changes[1].outlined)
+    assert tracker.outlined is not table_is_paper
+
+
 REST_FRAME, SPEED, PERIOD = 10.4, 15.0, 1 / 30
 
 

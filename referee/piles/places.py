@@ -403,10 +403,11 @@ class PlaceTracker:
         frames on, on what it shows now, if it stays still (`foresee` says what it will show)."""
         return self._dirty and not self.visits and self._still_frames == 1 and SETTLE_FRAMES > 1
 
-    def foresee(self, view: np.ndarray, cardlike: np.ndarray | None) -> tuple[bool, np.ndarray]:
-        """(changed, footprint) as the place would settle on `view` now, without settling."""
-        changed, footprint, _ = self._what_settles(self.crop(view), None if cardlike is None else cardlike[self.rows, self.cols])
-        return changed, footprint
+    def foresee(self, view: np.ndarray, cardlike: np.ndarray | None) -> tuple[bool, np.ndarray | None]:
+        """(changed, footprint) as the place would settle on `view` now, without settling; no footprint
+        where it would be a guess (PAPER_PATCH_CARDS): the card is searched for rather than read there."""
+        changed, footprint, outlined = self._what_settles(self.crop(view), None if cardlike is None else cardlike[self.rows, self.cols])
+        return changed, footprint if outlined else None
 
     def _what_settles(self, crop: np.ndarray, cardlike: np.ndarray | None) -> tuple[bool, np.ndarray, bool]:
         """Whether `crop` differs from the picture last settled on, the outline of what lies there, and

@@ -572,15 +572,15 @@ class TableTracker:
             if change.frame == foreseen.frame + SETTLE_FRAMES - 1 and foreseen.rect == self.places[place].rect:
                 return foreseen.result()
             foreseen.cancel()
-        return self._read(place, frame.image, change.footprint)
+        return self._read(place, frame.image, change.footprint if change.outlined else None)
 
     def _read_all(self, places, image: np.ndarray, *, view: np.ndarray | None = None, where_settled: bool = False) -> dict[Place, Reading]:
         """`_read` of each of `places`, LAYOUT_READERS at a time; in the order given. `where_settled`: a
         place that has settled and is not busy is read first at the card outline it settled on (as a card
         seen landing is), not searched for: `image` must then be the frame now."""
         places = list(places)
-        footprints = {place: self.places[place].footprint if where_settled and self._settled_and_still(place) else None
-                      for place in places}
+        footprints = {place: self.places[place].footprint if where_settled and self._settled_and_still(place) and self.places[place].outlined
+                      else None for place in places}
         if len(places) < 2:
             return {place: self._read(place, image, footprints[place], view=view) for place in places}
         readings = self._reader_pool().map(lambda place: self._read(place, image, footprints[place], view=view), places)
@@ -781,7 +781,7 @@ class TableTracker:
         """Where the card on top of a place lies as it would settle on `view` now, in the pixels of its cut
         at READ_PX_PER_MM; None when what changed there is not card-shaped."""
         _, footprint = tracker.foresee(view, cardlike)
-        corners = tracker.card_corners_mm(footprint)
+        corners = None if footprint is None else tracker.card_corners_mm(footprint)
         return None if corners is None else TableView.in_crop(corners, tracker.rect, READ_PX_PER_MM).astype(np.float32)
 
     def _table_state(self, frame: Frame) -> list[Sighting]:

@@ -130,6 +130,8 @@ def test_an_outline_drawn_from_card_paper_that_spans_the_table_is_a_guess(table_
     assert changes[1].outlined is not table_is_paper
     tracker.set_footprint(changes[1].footprint, changes[1].outlined)
     assert tracker.outlined is not table_is_paper
+    _, foreseen = tracker.foresee(after, paper(after))  # a guess is not where the namer is told the card lies
+    assert (foreseen is None) is table_is_paper
 
 
 REST_FRAME, SPEED, PERIOD = 10.4, 15.0, 1 / 30

@@ -666,10 +666,11 @@ class TableTracker:
         if again and (reading.card.suit is None or not visits and previous.card.suit is not None):
             reading = previous  # the suit read before is kept
         self.readings[place] = reading
-        if not self.places[place].outlined and reading is not previous:
-            # the card paper spans the table here (PAPER_PATCH_CARDS): the top card is where it was read
-            self._take_outline(place, reading)
         new_card = reading.card is not None and reading.card != previous.card and not again
+        if reading is not previous and (not self.places[place].outlined or new_card and not change.changed):
+            # the card paper spans the table here (PAPER_PATCH_CARDS), or a new card lies there that changed too
+            # few pixels to be outlined (laid square on a like card, in dim light): the top card is where it was read
+            self._take_outline(place, reading)
         laid = reading
         if not new_card and _laid_over_its_double(previous, reading, changed=change.changed, visits=visits, period=self.period):
             # a hand brought a card and the picture changed, yet the top reads as the card under it: the deck has

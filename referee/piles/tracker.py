@@ -667,9 +667,11 @@ class TableTracker:
             reading = previous  # the suit read before is kept
         self.readings[place] = reading
         new_card = reading.card is not None and reading.card != previous.card and not again
-        if reading is not previous and (not self.places[place].outlined or new_card and not change.changed):
-            # the card paper spans the table here (PAPER_PATCH_CARDS), or a new card lies there that changed too
-            # few pixels to be outlined (laid square on a like card, in dim light): the top card is where it was read
+        if reading is not previous and (new_card or not self.places[place].outlined):
+            # the top card is where the recogniser found it, in the sharper cut it reads (3 px per mm, its edges
+            # snapped) rather than in the tracking view's 2 mm pixels: a new card, one laid so square on a like
+            # card that too few pixels changed to outline it (in dim light), or where the card paper spans the
+            # table (PAPER_PATCH_CARDS) and the outline was a guess
             self._take_outline(place, reading)
         laid = reading
         if not new_card and _laid_over_its_double(previous, reading, changed=change.changed, visits=visits, period=self.period):

@@ -49,7 +49,9 @@ class PileTouched:
     never touched the pile itself. `on_hand`: (t, frame, error) when a hand that did touch the pile once
     the other hand had gone came down on that hand first (where a second slap lands). `went_on`: the same
     hand touched the other spit pile next, within `owners.REACHING_ON_SECONDS` (an arm reaching across this
-    pile to the other, whose card there may still be waiting to be named under a later one)."""
+    pile to the other, whose card there may still be waiting to be named under a later one). `depth`: how
+    far inside the pile's outline the hand reached (mm): a slap lies over the pile, the fingers spread
+    from it graze the other one's edge."""
 
     t: float
     frame: int
@@ -59,6 +61,7 @@ class PileTouched:
     through_hand: bool = False
     on_hand: tuple[float, int, float] | None = None
     went_on: bool = False
+    depth: float = 0.0
 
 
 @dataclass(frozen=True)

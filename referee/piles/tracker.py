@@ -693,7 +693,7 @@ class TableTracker:
             landed = [self.places[place].resting_touch(v, self.period) or v.touch for v in visits]
             other_pile = self._touches_at(1 - place.index)
             touched = [PileTouched(when.t, when.frame, place.index, v.player, when.error, on_hand=_first_on_hand(v, when),
-                                   went_on=went_on(v, other_pile))
+                                   went_on=went_on(v, other_pile), depth=-min((sample[2] for sample in v.samples), default=0.0))
                        for v, when in zip(visits, landed)]
             hands = {v.player for v in visits}
             touched += [PileTouched(v.through_hand.t, v.through_hand.frame, place.index, v.player, v.through_hand.error, through_hand=True)

@@ -164,6 +164,11 @@ class Translator:
                 if self._laying_the_last_card(sighting):
                     return [], (f"{sighting.player}'s hand over spit pile {sighting.pile} at t={sighting.t:.3f}s, no later "
                                 "than it laid the round's last card: laying it, not a slap")
+                deeper = _slapped_deeper(sighting, coming)
+                if deeper is not None:
+                    return [], (f"{sighting.player}'s hand touched both spit piles at once at t={sighting.t:.3f}s: it slapped "
+                                f"pile {deeper.pile}, {deeper.depth:.0f} mm inside its outline, and grazed pile {sighting.pile} "
+                                f"({sighting.depth:.0f} mm)")
                 return [_slap(sighting)], None
             if state.phase is GamePhase.PLAYING and not sighting.through_hand:
                 observations, note = self._laid_unseen(sighting, state, coming)
@@ -826,6 +831,18 @@ def _lost_its_top(sighting: StockSeen) -> bool:
     if before is None or now == before:
         return False
     return sighting.visited or now is None or not same_card(now, before)
+
+
+def _slapped_deeper(sighting: PileTouched, coming: Sequence[Sighting]) -> PileTouched | None:
+    """The same hand's touch of the other spit pile among the sightings to come, at the same moment (within
+    their errors) and reaching deeper inside its outline, or None. Only a player's first slap counts, and a
+    hand slapping one pile in parallax spreads its fingers over the other's edge in the same frame (seed
+    127's racing game: A's slap landing on B's hand on pile 1 grazed pile 0 by 2 mm, and went to pile 0)."""
+    for seen in coming:
+        if (isinstance(seen, PileTouched) and seen.player == sighting.player and seen.pile != sighting.pile
+                and not seen.through_hand and abs(seen.t - sighting.t) <= seen.error + sighting.error and seen.depth > sighting.depth):
+            return seen
+    return None
 
 
 def _slap(sighting: Arrival | PileTouched) -> Slap:

@@ -432,6 +432,40 @@ def test_a_stock_seen_bare_before_its_card_is_seen_moved_is_empty_after_the_move
     assert engine.state.players["A"].stocks[4].count == 0 and str(engine.state.players["A"].stocks[0].top) == "3H"
 
 
+@pytest.mark.parametrize("apart, grazed_first", [(0.0, True), (0.0, False), (0.004, True)])
+def test_a_slap_that_grazes_the_other_pile_in_the_same_frame_is_the_slap_of_the_pile_it_lay_on(apart, grazed_first):
+    """Only a player's first slap counts: a hand slapping pile 1 in parallax spreads its fingers over pile 0's
+    edge in the same frame; the slap is the pile the hand reached deeper into, whichever is ruled first."""
+    from referee.rules.observations import CardLanded, Slap
+    from tests.rules.tables import table
+
+    engine = table(a="- 5S - - -", b="3C 5H 10S QS AH", piles="4C 8H", config=RulesConfig().for_camera())
+    engine.observe(CardLanded(1.0, "A", 0, Card.parse("5S"), frame=30))
+    grazed = PileTouched(2.0, 60, 0, "A", 0.005, depth=2.0)
+    slapped = PileTouched(2.0 + apart, 60, 1, "A", 0.005, depth=33.0)
+    first, second = (grazed, slapped) if grazed_first else (slapped, grazed)
+    translator = Translator()
+    found, note = translator.translate(first, engine.state, [second])
+    slaps = [observation for observation in found if isinstance(observation, Slap)]
+    if grazed_first:
+        assert slaps == [] and "pile 1" in note
+        found, _ = translator.translate(second, engine.state, [])
+        slaps = [observation for observation in found if isinstance(observation, Slap)]
+    assert [(slap.player, slap.pile) for slap in slaps] == [("A", 1)]
+
+
+def test_a_hand_slapping_one_pile_and_then_the_other_slaps_the_first():
+    # apart by more than their errors: the first slap counts, as the rules say
+    from referee.rules.observations import CardLanded, Slap
+    from tests.rules.tables import table
+
+    engine = table(a="- 5S - - -", b="3C 5H 10S QS AH", piles="4C 8H", config=RulesConfig().for_camera())
+    engine.observe(CardLanded(1.0, "A", 0, Card.parse("5S"), frame=30))
+    found, _ = Translator().translate(PileTouched(2.0, 60, 0, "A", 0.005, depth=2.0), engine.state,
+                                      [PileTouched(2.1, 63, 1, "A", 0.005, depth=33.0)])
+    assert [(o.player, o.pile) for o in found if isinstance(o, Slap)] == [("A", 0)]
+
+
 @pytest.mark.parametrize("read_again", ["5?", "5S"])
 def test_after_the_round_s_end_the_top_card_read_again_is_the_hand_s_slap(read_again):
     # A plays the last stock card; then B's slap over pile 0 makes it be read again, the suit unread or

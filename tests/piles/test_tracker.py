@@ -347,6 +347,17 @@ class FindingNamer(ColourNamer):
         return TopCardReading(card, confidence, outline=corners.astype(np.float32))
 
 
+def found_where_read(table: DrawnTable, seconds: float) -> tuple[TableTracker, list[Arrival]]:
+    """The tracker after `seconds` of `table` with a namer that says where it found each card, and the cards seen laid."""
+    view = TableView(PlainCalibration(), (800, 600), 0.5, IMAGE_SIZE)
+    tracker = TableTracker(view, FindingNamer(), fps=FPS)
+    rng = np.random.default_rng(1)
+    arrivals = []
+    for index in range(int(seconds * FPS)):
+        arrivals += [s for s in tracker.step(Frame(index, index / FPS, table.frame(index / FPS, rng))) if isinstance(s, Arrival)]
+    return tracker, arrivals
+
+
 @pytest.mark.parametrize("off", [(16.0, 0.0), (-12.0, 10.0)])
 def test_on_a_cream_cloth_a_pile_s_outline_is_its_top_card_where_the_recogniser_found_it(off):
     """A cream cloth is as pale and grey as card paper: the paper around a change outlines the whole table,
@@ -356,12 +367,7 @@ def test_on_a_cream_cloth_a_pile_s_outline_is_its_top_card_where_the_recogniser_
     table.lying = laid_out().lying
     pile = LAYOUT.spit_pile_centre(1)
     move = table.play("A", Card.parse("2C"), LAYOUT.stock_centre("A", 2), (pile[0] + off[0], pile[1] + off[1]), t_touch=1.0)
-    view = TableView(PlainCalibration(), (800, 600), 0.5, IMAGE_SIZE)
-    tracker = TableTracker(view, FindingNamer(), fps=FPS)
-    rng = np.random.default_rng(1)
-    arrivals = []
-    for index in range(int(2.2 * FPS)):
-        arrivals += [s for s in tracker.step(Frame(index, index / FPS, table.frame(index / FPS, rng))) if isinstance(s, Arrival)]
+    tracker, arrivals = found_where_read(table, 2.2)
     assert [str(arrival.card) for arrival in arrivals] == ["2C"]
     place = tracker.places[Place("spit_pile", 1)]
     assert place.outlined
@@ -378,12 +384,7 @@ def test_a_card_laid_nearly_square_on_a_like_card_is_outlined_where_the_recognis
     pile = LAYOUT.spit_pile_centre(1)  # the 9C lies there
     table.lay(Card.parse("8C"), LAYOUT.stock_centre("A", 2))
     move = table.play("A", Card.parse("8C"), LAYOUT.stock_centre("A", 2), (pile[0], pile[1] + 4), t_touch=1.0)
-    view = TableView(PlainCalibration(), (800, 600), 0.5, IMAGE_SIZE)
-    tracker = TableTracker(view, FindingNamer(), fps=FPS)
-    rng = np.random.default_rng(1)
-    arrivals = []
-    for index in range(int(2.2 * FPS)):
-        arrivals += [s for s in tracker.step(Frame(index, index / FPS, table.frame(index / FPS, rng))) if isinstance(s, Arrival)]
+    tracker, arrivals = found_where_read(table, 2.2)
     assert [str(arrival.card) for arrival in arrivals] == ["8C"]
     place = tracker.places[Place("spit_pile", 1)]
     corners = place.card_corners_mm(place.footprint)

@@ -782,7 +782,7 @@ class TableTracker:
     @staticmethod
     def _top_outline(tracker: PlaceTracker, view: np.ndarray, cardlike: np.ndarray) -> np.ndarray | None:
         """Where the card on top of a place lies as it would settle on `view` now, in the pixels of its cut
-        at READ_PX_PER_MM; None when what changed there is not card-shaped."""
+        at READ_PX_PER_MM; None when what changed there is not card-shaped, or its outline only a guess."""
         _, footprint = tracker.foresee(view, cardlike)
         corners = None if footprint is None else tracker.card_corners_mm(footprint)
         return None if corners is None else TableView.in_crop(corners, tracker.rect, READ_PX_PER_MM).astype(np.float32)

@@ -22,3 +22,14 @@ def test_court_cards_swap_pictures_and_keep_their_corners_while_pip_cards_stay_a
               for picture in pictures]
     assert len(set(int(k) for k in donors)) > 16  # pictures come from many other court cards of the batch
     assert not torch.equal(mixed, batch)
+
+
+def test_the_exported_pooling_is_torchs_adaptive_pooling_to_a_grid_the_map_does_not_divide():
+    """ONNX has no adaptive pooling: the export pools by one matrix product (`pooling_matrix`), which must
+    average over torch's own cells (10 rows to 4 overlap: 0-3, 2-5, 5-8, 7-10)."""
+    from models.face_net import pooling_matrix
+
+    features = torch.rand(2, 5, 10, 7)
+    pooled = (features.reshape(2, 5, 70) @ torch.from_numpy(pooling_matrix(10, 7, (4, 3)))).reshape(2, 5, 4, 3)
+    assert torch.allclose(pooled, torch.nn.AdaptiveAvgPool2d((4, 3))(features), atol=1e-6)
+    assert torch.allclose(pooled[:, :, 1, 0], features[:, :, 2:5, 0:3].mean(dim=(2, 3)), atol=1e-6)

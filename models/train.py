@@ -23,7 +23,6 @@ import os
 import pathlib
 import shutil
 import sys
-import tempfile
 import time
 
 import cv2
@@ -46,9 +45,6 @@ FACE_MIX = (f"{FACE_CHECKPOINT_B}:80x56:0.5", f"{FACE_CHECKPOINT_84}:120x84:0.5"
 #: Deck designs the face classifier never trains on: its validation is on decks it has not seen, as the
 #: referee's will be on the players' own decks.
 FACE_HELD_OUT_DESIGNS = ("hershey", "svg:dondorf")
-#: The pile views (training decks, seeds of their own) that set the shipped face classifier's 8-bit ranges.
-FACE_CALIBRATION_SEED = 34_000_000
-FACE_CALIBRATION_VIEWS = 256
 #: Seeds of training scenes start here, validation scenes at VAL_SEED, benchmark scenes at
 #: benchmarks.vision_rendered.BENCHMARK_SEED (never trained on).
 TRAIN_SEED = 0
@@ -242,10 +238,9 @@ def train_face_classifier(root: pathlib.Path, target: pathlib.Path, *, name: str
                                   threads=threads, start_from=start_from, lr=lr, mix=face_net.court_picture_swap(courts))
 
 
-def export_face_mix(members: list[str], target: pathlib.Path, *, quantize: bool = True) -> pathlib.Path:
+def export_face_mix(members: list[str], target: pathlib.Path) -> pathlib.Path:
     """The face classifier shipped as the weighted mean of checkpoints' readings (`face_net.export_mean`),
-    each member `CHECKPOINT:HEIGHTxWIDTH:WEIGHT` (the crop size it was trained at); `quantize`: in 8-bit
-    integers (`models.quantize`), its ranges set on pile views of the training decks."""
+    each member `CHECKPOINT:HEIGHTxWIDTH:WEIGHT` (the crop size it was trained at)."""
     import torch
 
     from models import data_gen, face_net
@@ -257,18 +252,8 @@ def export_face_mix(members: list[str], target: pathlib.Path, *, quantize: bool 
         model = face_net.build(len(names))
         model.load_state_dict(torch.load(path, map_location="cpu"))
         mix.append((model.eval(), tuple(int(v) for v in shape.split("x")), float(weight)))
-    if not quantize:
-        face_net.export_mean(mix, names, target)
-        print(f"exported the weighted mean of {', '.join(members)} -> {target}", flush=True)
-        return target
-    from models import quantize as int8
-
-    with tempfile.TemporaryDirectory() as scratch:
-        full = face_net.export_mean(mix, names, pathlib.Path(scratch) / FACE_ONNX)
-        images, _ = _face_chunk((FACE_CALIBRATION_SEED, FACE_CALIBRATION_VIEWS, False, "faces"))
-        int8.quantized(full, target, int8.model_input(images))
-    print(f"exported the weighted mean of {', '.join(members)}, in 8-bit integers ({FACE_CALIBRATION_VIEWS} views set its "
-          f"ranges) -> {target}", flush=True)
+    face_net.export_mean(mix, names, target)
+    print(f"exported the weighted mean of {', '.join(members)} -> {target}", flush=True)
     return target
 
 
@@ -487,8 +472,6 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--mix", nargs="+", default=list(FACE_MIX), metavar="CHECKPOINT:HxW:WEIGHT",
                         help="--stage face-mix: the face classifiers whose weighted mean reading is exported, each with the "
                              "crop size (height x width) it was trained at (default: the shipped two)")
-    parser.add_argument("--float", action="store_true", help="--stage face-mix: keep the export in 32-bit floats, not "
-                                                             "quantised to 8-bit integers (models/quantize.py)")
     parser.add_argument("--hours", type=float, default=None, help="time budget of the detector (ultralytics `time`)")
     parser.add_argument("--threads", type=int, default=2)
     parser.add_argument("--start-from", type=pathlib.Path, default=None,
@@ -542,7 +525,7 @@ def main(argv: list[str] | None = None) -> int:
         train_face_classifier(data_root / "faces", out / FACE_ONNX, name=name, start_from=start_from, lr=args.lr,
                               epochs=1 if quick else args.face_epochs, threads=args.threads)
     if args.stage == "face-mix":
-        export_face_mix(args.mix, out / FACE_ONNX, quantize=not args.float)
+        export_face_mix(args.mix, out / FACE_ONNX)
     if args.stage in ("all", "data", "suits"):
         generate_face_views(data_root / "suits", train_views=100 if quick else args.suit_views,
                             val_views=30 if quick else max(500, args.suit_views // 14), workers=1 if quick else 2, kind="suits")

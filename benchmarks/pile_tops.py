@@ -22,6 +22,9 @@ video, its `corners.json` and `labels.jsonl`, and a `render.json` in it or above
 `replays`, court cards split by decks held out of training or not. The two games in the held-out decks
 show 27 views of their court cards, too few to judge a court suit reader by (session 44: a suit classifier
 that read them better here read the 1 001 such views of 147 kept replays worse, and the replays lost plays).
+Their court cards read on the tracker's outline are also read by each reader alone (`court_cards_by_reader`:
+the corners, the face, the suit classifier; rank and suit within the card's colour named right, by colour),
+to tell which reader a deck never seen fools (session 48: the suit classifier, spades read as clubs).
 """
 
 from __future__ import annotations
@@ -42,6 +45,7 @@ import numpy as np
 from benchmarks.model_clock import ModelClock
 from benchmarks.rendered import render_once
 from models.train import FACE_HELD_OUT_DESIGNS
+from referee.rules.cards import RANKS, SUITS
 
 #: (seed, fps, seconds, deck design or None for the seed's own): the referee's development games
 #: (their cards were never trained on) and two games in the held-out deck designs.
@@ -153,11 +157,14 @@ def score_replays(recogniser, folders: list[pathlib.Path]) -> dict:
     held_out: collections.Counter = collections.Counter()
     seen: collections.Counter = collections.Counter()
     by_design: dict[str, collections.Counter] = collections.defaultdict(collections.Counter)
+    readers: dict[str, collections.Counter] = {"held_out_decks": collections.Counter(), "other_decks": collections.Counter()}
     for folder in folders:
         design = design_of(folder) or "unknown"
-        counts, _, _ = score(recogniser, recorded_views(folder))
+        views = recorded_views(folder)
+        counts, _, _ = score(recogniser, views)
         total.update(counts)
         (held_out if design in FACE_HELD_OUT_DESIGNS else seen).update(counts)
+        court_readers(recogniser, views, readers["held_out_decks" if design in FACE_HELD_OUT_DESIGNS else "other_decks"])
         by_design[design].update(counts)
         print(f"replay {folder} ({design}): {_shares(counts, ('pip', 'court', 'empty'))}", file=sys.stderr, flush=True)
     return {
@@ -165,8 +172,43 @@ def score_replays(recogniser, folders: list[pathlib.Path]) -> dict:
         "all": _shares(total, ("pip", "court", "empty")),
         "court_cards_held_out_decks": _shares(held_out, ("court",)),
         "court_cards_other_decks": _shares(seen, ("court",)),
+        "court_cards_by_reader": {group: _reader_shares(counts) for group, counts in readers.items()},
         "by_design": {name: _shares(counts, ("pip", "court", "empty")) for name, counts in sorted(by_design.items())},
     }
+
+
+def court_readers(recogniser, views: list[tuple[int, object, str | None, object]], counts: collections.Counter) -> None:
+    """Each reader alone (`readings_by_reader`) on the court cards of `views` read on the tracker's outline,
+    counted into `counts`: whether it names the rank (corners, face) and the suit within the card's colour
+    (corners and face on the true rank's row; the suit classifier), by colour."""
+    for _, view, truth, outline in views:
+        if truth is None or truth[:-1] not in COURT or outline is None:
+            continue
+        readers = recogniser.readings_by_reader(view, outline)
+        rank, suit = RANKS.index(truth[:-1]), SUITS.index(truth[-1])
+        colour = "red" if truth[-1] in "HD" else "black"
+        alike = [SUITS.index(other) for other in ("HD" if colour == "red" else "SC")]
+        counts[colour, "views"] += 1
+        for name, reading in readers.items():
+            row = reading if reading.ndim == 1 else reading[rank]
+            if reading.ndim == 2:
+                counts[colour, name, "rank"] += int(reading.sum(axis=1).argmax() == rank)
+            counts[colour, name, "suit"] += int(row[suit] > 0.5 * float(row[alike].sum()))
+
+
+#: `readings_by_reader`'s readers as the results name them.
+READER_NAMES = {"corners": "corners", "face": "face", "suit": "suit_classifier"}
+
+
+def _reader_shares(counts: collections.Counter) -> dict:
+    """`court_readers`' counts as shares: by colour, each reader's rank and suit named right."""
+    result = {}
+    for colour in ("black", "red"):
+        views = counts[colour, "views"]
+        result[colour] = {"views": views, **{f"{READER_NAMES[name]}_{what}": round(counts[colour, name, what] / max(views, 1), 4)
+                                             for name in ("corners", "face", "suit") for what in ("rank", "suit")
+                                             if (colour, name, what) in counts}}
+    return result
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -350,18 +350,27 @@ class OnnxCardRecogniser:
         FACE_WEIGHT to the face. Same shape as `_read_outlines`."""
         if self.face is None or not readings:
             return readings
-        size = self.face.size  # cut at the size the model was trained at
-        crops = [crop for _, _, quad, _ in readings for crop in (face_crop(image, quad, size), face_crop(image, turn_half_round(quad), size))]
-        rows = self.face.probabilities(crops)
         mixed = []
-        for number, (_, _, quad, corner_cards) in enumerate(readings):
-            face_cards = (rows[2 * number][self._face_columns] + rows[2 * number + 1][self._face_columns]).reshape(len(RANKS), len(SUITS)) / 2
+        for face_cards, (_, _, quad, corner_cards) in zip(self._face_cards(image, [quad for _, _, quad, _ in readings]), readings):
             cards = np.exp((1 - FACE_WEIGHT) * np.log(corner_cards + 1e-6) + FACE_WEIGHT * np.log(face_cards + 1e-6))
             # the mixture keeps the readers' shared doubt: what both call `none` stays unnamed
             cards *= max(float(corner_cards.sum()) ** (1 - FACE_WEIGHT) * float(face_cards.sum()) ** FACE_WEIGHT, 1e-9) / max(float(cards.sum()), 1e-9)
             card, confidence = self._read(cards)
             mixed.append((card, confidence, quad, cards))
         return mixed
+
+    def _face_cards(self, image: np.ndarray, quads: list[np.ndarray]) -> list[np.ndarray]:
+        """The face classifier's 13 x 4 card table of each ordered outline, read both ways round (the mean)."""
+        size = self.face.size  # cut at the size the model was trained at
+        rows = self.face.probabilities([crop for quad in quads for crop in (face_crop(image, quad, size), face_crop(image, turn_half_round(quad), size))])
+        return [(rows[2 * number][self._face_columns] + rows[2 * number + 1][self._face_columns]).reshape(len(RANKS), len(SUITS)) / 2
+                for number in range(len(quads))]
+
+    def _suits_shown(self, image: np.ndarray, quad: np.ndarray) -> np.ndarray:
+        """The suit classifier's four suits (SUITS order) for the card of an ordered outline: the mean over its
+        two index corners; they sum to less than 1 as far as the corners show no suit (`none`)."""
+        rows = self.suit.probabilities(list(suit_crops(image, quad)))
+        return rows[:, [self.suit.names.index(suit) for suit in SUITS]].mean(axis=0)
 
     def _falls_short(self, reading: tuple) -> bool:
         """A photo's corner reading that leaves its card unnamed or without a suit."""
@@ -444,8 +453,7 @@ class OnnxCardRecogniser:
         red = float(row[RED_SUITS].sum() / max(float(row.sum()), 1e-12))
         if COLOUR_SURE > red > 1.0 - COLOUR_SURE:
             return card, confidence, cards
-        rows = self.suit.probabilities(list(suit_crops(image, quad)))
-        suits = rows[:, [self.suit.names.index(suit) for suit in SUITS]].mean(axis=0)  # what the corners show
+        suits = self._suits_shown(image, quad)
         shown = float(suits.sum())
         suits = suits * (RED_SUITS if red >= COLOUR_SURE else ~RED_SUITS)
         if float(suits.sum()) <= 1e-6:
@@ -554,15 +562,32 @@ class OnnxCardRecogniser:
     def _read_known_outline(self, image: np.ndarray, outline: np.ndarray) -> tuple[TopCardReading | None, bool]:
         """The pile top read from where the caller saw it lie, or None when that is not sure enough; and
         whether the outline may show a card's face at all (NO_FACE_BELOW)."""
-        gray = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
-        quad = order_card_corners(outline)
-        options = [order_card_corners(refine_outline(gray, quad)), quad]
-        corners = self._read_outlines(image, [options])
+        corners = self._read_outlines(image, [self._outline_options(image, outline)])
         card, confidence, quad, cards = self._with_faces(image, corners)[0]
         agreed = card is not None and card.suit is not None and corners[0][0] == card
         if card is None or confidence < (OUTLINE_AGREED if agreed else OUTLINE_SURE):
             return None, float(cards.sum()) >= NO_FACE_BELOW
         return self._top_card(image, card, confidence, quad, cards), True
+
+    @staticmethod
+    def _outline_options(image: np.ndarray, outline: np.ndarray) -> list[np.ndarray]:
+        """A caller's outline of a card, snapped to the card's edges and as given."""
+        quad = order_card_corners(np.asarray(outline, np.float32).reshape(4, 2))
+        return [order_card_corners(refine_outline(cv2.cvtColor(image, cv2.COLOR_BGR2GRAY), quad)), quad]
+
+    def readings_by_reader(self, image: np.ndarray, outline: np.ndarray) -> dict[str, np.ndarray]:
+        """What each reader alone makes of the card in `outline` (in `image`'s pixels), where `read_top_card`
+        would mix them: `corners`, the corner index read surest, and with those models `face`, each a 13 x 4
+        table of card probabilities (rank by suit, as RANKS and SUITS), and `suit`, the suit classifier's
+        four suits (mean of the two corners). For judging one reader at a time (`benchmarks.pile_tops`)."""
+        image = check_image(image)
+        _, _, quad, corner_cards = self._read_outlines(image, [self._outline_options(image, outline)])[0]
+        readers = {"corners": corner_cards}
+        if self.face is not None:
+            readers["face"] = self._face_cards(image, [quad])[0]
+        if self.suit is not None:
+            readers["suit"] = self._suits_shown(image, quad)
+        return readers
 
     def _top_card(self, image: np.ndarray, card: Card, confidence: float, quad: np.ndarray, cards: np.ndarray) -> TopCardReading:
         """The reading of the card chosen as the top, its court suit read again, with its alternatives."""

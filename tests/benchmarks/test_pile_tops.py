@@ -3,7 +3,7 @@
 import numpy as np
 
 from benchmarks import pile_tops
-from referee.rules.cards import Card
+from referee.rules.cards import RANKS, SUITS, Card
 from referee.vision.recogniser import TopCardReading
 
 
@@ -16,6 +16,15 @@ class Scripted:
     def read_top_card(self, view, px_per_mm=None, outline=None):
         answer = self.answers[int(view[0, 0, 0])]
         return TopCardReading(None if answer is None else Card.parse(answer), 0.9)
+
+    def readings_by_reader(self, view, outline):
+        """The corners and the suit classifier name the answer; the face its rank in the other suit of its colour."""
+        card = Card.parse(self.answers[int(view[0, 0, 0])])
+        rank, suit = RANKS.index(card.rank), SUITS.index(card.suit)
+        other = SUITS.index({"S": "C", "C": "S", "H": "D", "D": "H"}[card.suit])
+        corners, face, suits = np.zeros((13, 4)), np.zeros((13, 4)), np.zeros(4)
+        corners[rank, suit], face[rank, other], suits[suit] = 0.9, 0.8, 0.7
+        return {"corners": corners, "face": face, "suit": suits}
 
 
 def views(truths):
@@ -62,6 +71,14 @@ def test_kept_renders_of_other_benchmarks_score_apart_with_court_cards_split_by_
     assert result["court_cards_held_out_decks"]["wrong_suit_only"] == round(1 / 3, 4)
     assert result["court_cards_other_decks"]["right"] == round(2 / 3, 4)
     assert set(result["by_design"]) == {"hershey", "classic"}
+    # each reader alone on the court cards read on an outline (odd frames): hershey's QC, read QS by the
+    # corners and the suit classifier, QC by the face; classic's QS, the other way round
+    held_out, other = result["court_cards_by_reader"]["held_out_decks"]["black"], result["court_cards_by_reader"]["other_decks"]["black"]
+    assert held_out["views"] == other["views"] == 1
+    assert held_out["corners_rank"] == held_out["face_rank"] == 1.0
+    assert (held_out["corners_suit"], held_out["face_suit"], held_out["suit_classifier_suit"]) == (0.0, 1.0, 0.0)
+    assert (other["corners_suit"], other["face_suit"], other["suit_classifier_suit"]) == (1.0, 0.0, 1.0)
+    assert result["court_cards_by_reader"]["held_out_decks"]["red"] == {"views": 0}
 
 
 def test_a_clip_s_deck_is_that_of_the_game_it_was_cut_from(tmp_path):

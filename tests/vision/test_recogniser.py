@@ -188,6 +188,20 @@ def test_a_top_card_whose_outline_is_known_is_read_there_without_searching_the_v
     assert reading.alternatives[0][0] == reading.card
 
 
+def test_each_reader_s_own_reading_of_a_known_outline_is_given_apart(recogniser):
+    """`readings_by_reader`: what the corners, the face and the suit classifier each make of a card, before
+    `read_top_card` mixes them (a reader judged alone, as `benchmarks.pile_tops --replays` does)."""
+    view = pile_view(Card.parse("KS"), px_per_mm=3.0)
+    readers = recogniser.readings_by_reader(view, top_card_outline(view, 3.0, shift=(1.5, -1.5)))
+    assert set(readers) == {"corners", "face", "suit"}
+    king = RANKS.index("K")
+    for name in ("corners", "face"):
+        assert readers[name].shape == (len(RANKS), len(SUITS))
+        assert readers[name].sum(axis=1).argmax() == king, name
+    assert readers["corners"][king].argmax() == SUITS.index("S")
+    assert readers["suit"].shape == (len(SUITS),) and readers["suit"].argmax() == SUITS.index("S")
+
+
 @pytest.mark.parametrize("face_says, searched", [("QH", 0), ("QD", 1)])
 def test_a_less_sure_reading_of_a_known_outline_stands_only_where_corners_and_face_agree(recogniser, monkeypatch, face_says, searched):
     """Corners and face mixed to a reading under OUTLINE_SURE and over OUTLINE_AGREED: the card stands

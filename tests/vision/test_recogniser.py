@@ -14,7 +14,7 @@ from referee.rules.cards import RANKS, SUITS, Card
 from referee.synth import faces
 from referee.vision import CardDetection, CardRecogniser, load_recogniser
 from referee.vision.geometry import FACE_SIZE, order_card_corners
-from referee.vision.recogniser import NO_FACE_BELOW, OUTLINE_AGREED, OUTLINE_SURE, PILE_DETECTOR_SIZE, _cut_out
+from referee.vision.recogniser import NO_FACE_BELOW, OUTLINE_AGREED, OUTLINE_SURE, _cut_out
 from referee.vision.geometry import quad_iou
 
 ASSETS = pathlib.Path(__file__).resolve().parents[1] / "assets" / "vision"

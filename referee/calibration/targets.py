@@ -93,7 +93,7 @@ def marker_page(paper: str, marker_id: int) -> np.ndarray:
     _text(page, f"Goes at {place}.", 15, 44, 1.3, 3)
     _text(page, "Cut along the dashed line. Leave the white border.", 15, y0 + side + margin + 12, 1.1, 2)
     lines = [
-        f"Lay it flat, UPRIGHT AS PLAYER A SEES IT: this page's bottom edge towards player A.",
+        "Lay it flat, UPRIGHT AS PLAYER A SEES IT: this page's bottom edge towards player A.",
         f"The {corner} corner of the black square (marked with the thick L)",
         "goes exactly on the play-area corner; the marker lies inside the play area.",
         "Tape it down; keep it uncovered and free of glare during play.",

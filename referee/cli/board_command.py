@@ -151,7 +151,7 @@ def check_port(port: str, *, out: TextIO, handshake_timeout: float = 6.0) -> int
         wait(1.2)
         counts = [e.argument for e in events if e.kind == EventKind.COUNTDOWN]
         if counts == [3, 2, 1, 0]:
-            print(f"  ok   countdown reported 3, 2, 1, spit", file=out)
+            print("  ok   countdown reported 3, 2, 1, spit", file=out)
         else:
             failures.append("countdown events")
             print(f"  FAIL countdown reported {counts}, expected [3, 2, 1, 0]", file=out)

@@ -19,7 +19,6 @@ from dataclasses import dataclass, field
 from typing import Callable
 
 from referee.rules.cards import Card, full_deck
-from referee.rules.events import Event, EventType
 from referee.sim.config import SimConfig
 from referee.sim.rulings import TruthWriter
 from referee.sim.script import Action, ActionKind, GameScript, Place, PlaceKind, RoundScript

@@ -26,7 +26,7 @@ from typing import Iterable, Iterator
 import cv2
 import numpy as np
 
-from referee.rules.cards import Card, full_deck
+from referee.rules.cards import full_deck
 from referee.sim.script import GameScript, Place, PlaceKind
 from referee.synth.camera import CameraPose, image_size, make_camera
 from referee.synth.frames import TableRenderer

@@ -1,7 +1,6 @@
 """A clip's opening: which piles keep the first frame's top, which cards are ruled after the layout, and
 the stock cards that name them."""
 
-from dataclasses import replace
 
 import pytest
 

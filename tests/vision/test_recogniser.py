@@ -760,3 +760,17 @@ def test_a_pile_top_named_says_where_it_lies(recogniser):
     centre = np.array(view.shape[1::-1]) / 2 + np.array([6.0, -4.0]) * 3.0
     assert np.hypot(*(reading.outline.mean(axis=0) - centre)) < 6 * 3.0  # within 6 mm: it may take in a corner of the card under it
     assert recogniser.read_top_card(np.full_like(view, 90)).outline is None
+
+
+def test_spades_are_evened_against_the_suit_classifier_s_lean_to_clubs_keeping_what_the_corners_show():
+    from referee.vision.recogniser import SPADE_LEAN, SUITS, evened_spades
+
+    torn = np.zeros(4, np.float32)
+    torn[SUITS.index("S")], torn[SUITS.index("C")] = 0.4, 0.4  # and 0.2 for `none`
+    evened = evened_spades(torn)
+    assert evened[SUITS.index("S")] / evened[SUITS.index("C")] == pytest.approx(SPADE_LEAN)
+    assert float(evened.sum()) == pytest.approx(0.8)  # what the corners show of any suit is kept
+    assert evened_spades(np.zeros(4, np.float32)).sum() == 0  # corners showing no suit stay so
+    red = np.zeros(4, np.float32)
+    red[SUITS.index("H")], red[SUITS.index("D")] = 0.6, 0.3
+    assert np.allclose(evened_spades(red), red)  # hearts and diamonds as read

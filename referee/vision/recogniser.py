@@ -67,7 +67,8 @@ COLOUR_SURE = 0.9
 #: The suit classifier leans to clubs where an index pip is a few camera pixels: on the court cards of the
 #: kept replays' own decks it named 90.4 % of spades and 97.3 % of clubs right (held-out decks: 48 and 98 %).
 #: Its spade reading is multiplied by this (the four suits' total kept), which evens the two on those decks'
-#: views (97.3 / 95.0 %; 2.0 gives 99.5 / 92.8 %). Session 49, `models/card_suit_classifier.md`.
+#: views (97.3 / 95.0 %; 2.0 gives 99.5 / 92.8 %). Session 49, `models/card_suit_classifier.md`. It was
+#: measured for the shipped card_suit_classifier.onnx: set it again when that file is retrained.
 SPADE_LEAN = 1.5
 #: Red suits, as a mask over SUITS.
 RED_SUITS = np.array([suit in "HD" for suit in SUITS])

@@ -3,8 +3,9 @@
 Renders games with the synthetic table, replays each through the referee with the renderer's labels
 naming the cards, and keeps every pile view the tracker asked to be named (the sharp top-down cut
 around a spit pile or a stock slot at the moment it settled) with the true card lying there. Then
-the recognition models read each view (`read_top_card`, as the referee calls it), and the readings
-are scored against the truth:
+the recognition models read each view (`read_top_card`, as the referee calls it: from the outline the
+tracker saw the card land in, and saying when a whole card lies there if anything does, a stock slot), and
+the readings are scored against the truth:
 
 - right: the card named is the true card (a rank-only reading `K?` of a king counts as right rank);
 - wrong: a card named that is not the true one (the referee would rule on a wrong card);
@@ -54,22 +55,28 @@ GAMES = [(11, 30, 30.0, None), (14, 60, 8.0, None), (4, 30, 50.0, None), (10, 30
 QUICK = [(14, 60, 6.0, None)]
 #: The referee's pile views are resampled to this scale (referee.piles.table_view).
 VIEW_PX_PER_MM = 3.0
+#: Reads made before the timed ones: the models' first runs set up their memory (the referee loads them
+#: once and reads a game's thousands of views).
+WARM_UP_READS = 20
+#: Where a kept render's pile views are cached (`recorded_views`); `_2` held no `whole_card` (session 50).
+VIEWS_FILE = "pile_views_3.pkl"
 COURT = ("J", "Q", "K")
 
 
-def harvest(folder: pathlib.Path, seed: int, fps: int, seconds: float, design: str | None) -> list[tuple[int, object, str | None, object]]:
-    """(frame, view, true card or None, the outline the tracker saw the card land in or None) for every
-    pile view the referee asked to be named in one game; rendered and harvested once, then read from `folder`."""
-    cached = folder / "pile_views_2.pkl"
+def harvest(folder: pathlib.Path, seed: int, fps: int, seconds: float, design: str | None) -> list[tuple[int, object, str | None, object, bool]]:
+    """(frame, view, true card or None, the outline the tracker saw the card land in or None, whether the
+    tracker said a whole card lies there when anything does) for every pile view the referee asked to be
+    named in one game; rendered and harvested once, then read from `folder`."""
+    cached = folder / VIEWS_FILE
     if not cached.exists():
         render_once(folder, seed, fps, seconds, design)
     return recorded_views(folder)
 
 
-def recorded_views(folder: pathlib.Path) -> list[tuple[int, object, str | None, object]]:
+def recorded_views(folder: pathlib.Path) -> list[tuple[int, object, str | None, object, bool]]:
     """The pile views of the render in `folder`, replayed with its labels naming the cards (as `harvest`);
     kept in the folder once recorded."""
-    cached = folder / "pile_views_2.pkl"
+    cached = folder / VIEWS_FILE
     if cached.exists():
         with open(cached, "rb") as handle:
             return pickle.load(handle)
@@ -82,9 +89,9 @@ def recorded_views(folder: pathlib.Path) -> list[tuple[int, object, str | None, 
             super().__init__(*args, **kwargs)
             self.views = []
 
-        def name_top_card_in(self, frame, rect, image, outline=None):
+        def name_top_card_in(self, frame, rect, image, outline=None, whole_card=False):
             card, confidence = super().name_top_card_in(frame, rect, image)
-            self.views.append((frame, image.copy(), None if card is None else str(card), outline))
+            self.views.append((frame, image.copy(), None if card is None else str(card), outline, whole_card))
             return card, confidence
 
     capture = cv2.VideoCapture(str(folder / "video.mp4"))
@@ -108,16 +115,16 @@ def design_of(folder: pathlib.Path) -> str | None:
     return None
 
 
-def score(recogniser, views: list[tuple[int, object, str | None, object]],
+def score(recogniser, views: list[tuple[int, object, str | None, object, bool]],
           model_seconds: tuple[list[float], list[float]] | None = None) -> tuple[collections.Counter, list[float], list[float]]:
     """Counts of outcomes by kind, and the seconds of each read of a view with an outline and without
     (and, into `model_seconds`, the seconds of each spent inside the models, likewise with and without)."""
     counts: collections.Counter = collections.Counter()
     seconds: tuple[list[float], list[float]] = ([], [])
-    for _, view, truth, outline in views:
+    for _, view, truth, outline, whole_card in views:
         with ModelClock(recogniser) as clock:
             started = time.perf_counter()
-            reading = recogniser.read_top_card(view, px_per_mm=VIEW_PX_PER_MM, outline=outline)
+            reading = recogniser.read_top_card(view, px_per_mm=VIEW_PX_PER_MM, outline=outline, whole_card=whole_card)
             seconds[outline is None].append(time.perf_counter() - started)
         if model_seconds is not None:
             model_seconds[outline is None].append(clock.seconds)
@@ -177,11 +184,11 @@ def score_replays(recogniser, folders: list[pathlib.Path]) -> dict:
     }
 
 
-def court_readers(recogniser, views: list[tuple[int, object, str | None, object]], counts: collections.Counter) -> None:
+def court_readers(recogniser, views: list[tuple[int, object, str | None, object, bool]], counts: collections.Counter) -> None:
     """Each reader alone (`readings_by_reader`) on the court cards of `views` read on the tracker's outline,
     counted into `counts`: whether it names the rank (corners, face) and the suit within the card's colour
     (corners and face on the true rank's row; the suit classifier), by colour."""
-    for _, view, truth, outline in views:
+    for _, view, truth, outline, _ in views:
         if truth is None or truth[:-1] not in COURT or outline is None:
             continue
         readers = recogniser.readings_by_reader(view, outline)
@@ -236,7 +243,9 @@ def main(argv: list[str] | None = None) -> int:
         views = harvest(folder, seed, fps, length, design)
         name = render_once(folder, seed, fps, length, design)
         if args.search_only:
-            views = [(frame, view, truth, None) for frame, view, truth, _ in views]
+            views = [(frame, view, truth, None, False) for frame, view, truth, _, _ in views]
+        if not outlined + searched:
+            score(recogniser, views[:WARM_UP_READS])  # untimed: as the referee's reads come after its first
         counts, with_outline, without = score(recogniser, views, in_models)
         total.update(counts)
         by_design[name].update(counts)

@@ -246,9 +246,9 @@ class _AtPlace:
 
     def read_top_card(self, image: np.ndarray, px_per_mm: float | None = None, outline: np.ndarray | None = None,
                       whole_card: bool = False):
-        """As `name_top_card`, handing on `outline` (a namer that records what the tracker asked, as
-        `benchmarks.pile_tops` does, takes it as a keyword)."""
-        extra = {} if outline is None else {"outline": outline}
+        """As `name_top_card`, handing on `outline` and `whole_card` when given (a namer that records what the
+        tracker asked, as `benchmarks.pile_tops` does, takes them as keywords)."""
+        extra = {} if outline is None else {"outline": outline, "whole_card": True} if whole_card else {"outline": outline}
         card, confidence = self.namer.name_top_card_in(self.frame, self.rect, image, **extra)
         return _Named(card, confidence)
 

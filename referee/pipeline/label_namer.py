@@ -51,8 +51,10 @@ class LabelNamer:
     def name_top_card(self, image: np.ndarray):
         return None, 0.0  # without a frame and place it cannot know; the tracker uses name_top_card_in
 
-    def name_top_card_in(self, frame: int, rect, image: np.ndarray, outline: np.ndarray | None = None):
-        """The labelled card lying at `rect` in `frame` (`outline`, where the tracker saw it, is not needed)."""
+    def name_top_card_in(self, frame: int, rect, image: np.ndarray, outline: np.ndarray | None = None,
+                         whole_card: bool = False):
+        """The labelled card lying at `rect` in `frame` (`outline`, where the tracker saw it, and `whole_card`,
+        whether a whole card lies there when anything does, are not needed)."""
         inside = [(occlusion, card, face_up) for card, face_up, centre, occlusion in self._frames.get(frame, [])
                   if rect.x0 <= centre[0] <= rect.x1 and rect.y0 <= centre[1] <= rect.y1]
         if not inside:

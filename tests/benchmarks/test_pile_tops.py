@@ -12,8 +12,10 @@ class Scripted:
 
     def __init__(self, answers):
         self.answers = answers
+        self.whole_cards = []  # the `whole_card` of each read, in order
 
-    def read_top_card(self, view, px_per_mm=None, outline=None):
+    def read_top_card(self, view, px_per_mm=None, outline=None, whole_card=False):
+        self.whole_cards.append(whole_card)
         answer = self.answers[int(view[0, 0, 0])]
         return TopCardReading(None if answer is None else Card.parse(answer), 0.9)
 
@@ -29,14 +31,18 @@ class Scripted:
 
 def views(truths):
     outline = np.zeros((4, 2), np.float32)
-    return [(frame, np.full((4, 4, 3), frame, np.uint8), truth, outline if frame % 2 else None) for frame, truth in enumerate(truths)]
+    """Views of `truths`, the odd ones with an outline, every third one of those a stock slot's (a whole card)."""
+    return [(frame, np.full((4, 4, 3), frame, np.uint8), truth, outline if frame % 2 else None, frame % 6 == 1)
+            for frame, truth in enumerate(truths)]
 
 
 def test_readings_are_sorted_into_right_wrong_and_unnamed():
     truths = ["7H", "KD", "KD", "QS", "9C", None, None]
     answers = ["7H", "K?", "KH", None, "8C", "2S", None]
-    counts, with_outline, without = pile_tops.score(Scripted(answers), views(truths))
+    recogniser = Scripted(answers)
+    counts, with_outline, without = pile_tops.score(recogniser, views(truths))
     assert len(with_outline) == 3 and len(without) == 4
+    assert recogniser.whole_cards == [False, True, False, False, False, False, False]  # as the tracker said
     assert counts["pip", "right"] == 1 and counts["pip", "wrong"] == 1 and counts["pip", "wrong_suit_only"] == 0
     assert counts["court", "right"] == 1 and counts["court", "rank_only"] == 1
     assert counts["court", "wrong"] == 1 and counts["court", "wrong_suit_only"] == 1
@@ -56,7 +62,7 @@ def kept_render(folder, design, truths):
 
     folder.mkdir(parents=True)
     (folder / "render.json").write_text(json.dumps({"design": design}))
-    with open(folder / "pile_views_2.pkl", "wb") as handle:
+    with open(folder / pile_tops.VIEWS_FILE, "wb") as handle:
         pickle.dump(views(truths), handle)
     return folder
 
@@ -97,8 +103,9 @@ def test_a_kept_render_s_pile_views_are_recorded_once_and_leave_its_event_log_al
     render_once(folder, 14, 30, 4.0)
     (folder / "events.jsonl").write_text("another benchmark's log\n")
     recorded = pile_tops.recorded_views(folder)
-    assert recorded and all(view.ndim == 3 for _, view, _, _ in recorded)
-    assert {truth for _, _, truth, _ in recorded if truth is not None}, "the layout's cards are named by the labels"
+    assert recorded and all(view.ndim == 3 for _, view, _, _, _ in recorded)
+    assert {truth for _, _, truth, _, _ in recorded if truth is not None}, "the layout's cards are named by the labels"
+    assert {whole_card for *_, whole_card in recorded} == {False, True}, "stock slots' views say a whole card lies there"
     assert (folder / "events.jsonl").read_text() == "another benchmark's log\n"
-    assert (folder / "pile_views_2.pkl").exists()
+    assert (folder / pile_tops.VIEWS_FILE).exists()
     assert len(pile_tops.recorded_views(folder)) == len(recorded)  # read back, not replayed again

@@ -724,7 +724,7 @@ class AskedNamer(ColourNamer):
         self.asked.append((None, None, threading.current_thread().name, str(card)))
         return card, confidence
 
-    def name_top_card_in(self, frame, rect, image, outline=None):
+    def name_top_card_in(self, frame, rect, image, outline=None, whole_card=False):
         card, confidence = super().name_top_card(image)
         self.asked.append((frame, rect, threading.current_thread().name, str(card)))
         return card, confidence
@@ -800,7 +800,7 @@ class SnapshotNamer(ColourNamer):
         self.snapshots.append((outline, str(card)))
         return TopCardReading(card, confidence, ((card, confidence),) if card is not None else ())
 
-    def name_top_card_in(self, frame, rect, image, outline=None):
+    def name_top_card_in(self, frame, rect, image, outline=None, whole_card=False):
         return self.name_top_card(image)
 
 

@@ -238,13 +238,13 @@ def main(argv: list[str] | None = None) -> int:
     outlined: list[float] = []
     searched: list[float] = []
     in_models: tuple[list[float], list[float]] = ([], [])
-    for seed, fps, length, design in (QUICK if args.quick else GAMES):
+    for number, (seed, fps, length, design) in enumerate(QUICK if args.quick else GAMES):
         folder = root / f"g{seed}_{fps}{'_' + design.replace(':', '_') if design else ''}"
         views = harvest(folder, seed, fps, length, design)
         name = render_once(folder, seed, fps, length, design)
         if args.search_only:
             views = [(frame, view, truth, None, False) for frame, view, truth, _, _ in views]
-        if not outlined + searched:
+        if number == 0:
             score(recogniser, views[:WARM_UP_READS])  # untimed: as the referee's reads come after its first
         counts, with_outline, without = score(recogniser, views, in_models)
         total.update(counts)

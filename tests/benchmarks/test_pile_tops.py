@@ -30,8 +30,8 @@ class Scripted:
 
 
 def views(truths):
-    outline = np.zeros((4, 2), np.float32)
     """Views of `truths`, the odd ones with an outline, every third one of those a stock slot's (a whole card)."""
+    outline = np.zeros((4, 2), np.float32)
     return [(frame, np.full((4, 4, 3), frame, np.uint8), truth, outline if frame % 2 else None, frame % 6 == 1)
             for frame, truth in enumerate(truths)]
 

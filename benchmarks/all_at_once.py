@@ -33,14 +33,14 @@ FRESH_DESIGNS = ("hershey", "svg:dondorf")
 FRESH_LIGHTS = ("flicker", "warm", "shadow", "lean", "dimmed", "leave")
 
 
-def fresh_games(seeds: list[int]) -> list[tuple[int, int, float, str, str]]:
-    """Games on `seeds` dealt as the benchmark's own are: the two unseen decks in turn, every third game at
+def fresh_games(seeds: list[int], designs: tuple[str, ...] = FRESH_DESIGNS) -> list[tuple[int, int, float, str, str]]:
+    """Games on `seeds` dealt as the benchmark's own are: the unseen decks (`designs`) in turn, every third game at
     60 fps (16 s; else 30 fps, 24 s), the changes of light in turn from one the first seed picks (six games
     see all six). For a first run on seeds nothing was ever tuned on (`--seeds`)."""
     games = []
     for number, seed in enumerate(seeds):
         fps = 60 if number % 3 == 1 else 30
-        games.append((seed, fps, 16.0 if fps == 60 else 24.0, FRESH_DESIGNS[number % 2],
+        games.append((seed, fps, 16.0 if fps == 60 else 24.0, designs[number % len(designs)],
                       FRESH_LIGHTS[(seeds[0] + number) % len(FRESH_LIGHTS)]))
     return games
 
@@ -96,6 +96,32 @@ def render(folder: pathlib.Path, seed: int, fps: int, seconds: float, design: st
                 record={**record, **camera_pose(seed), "parallax": True})
 
 
+def referee_games(chosen: list[tuple[int, int, float, str, str]], keep: pathlib.Path | None,
+                  models: str | None) -> tuple[list[dict], list[dict]]:
+    """Each of `chosen` (seed, fps, seconds, deck design, light) rendered (or found in `keep`), relit, encoded,
+    refereed whole and cut into CLIPS clips refereed each: the scores of the games and of the clips."""
+    games, clips = [], []
+    for seed, fps, seconds, design, light in chosen:
+        with game_folder(keep, f"seed{seed}_{fps}fps_{seconds:g}s") as folder:
+            render(folder, seed, fps, seconds, design)
+            lit = folder / f"light_{light}"
+            if not (lit / "video.mp4").exists():
+                changed_copy(folder, lit, lambda image, t, light=light: relight(image, light, t))
+            game = run_game(seed, fps, seconds, encoded_copy(lit, lit / f"encoded_{CODEC}", CODEC), models, use_labels=False)
+            game.update(light=light, **camera_pose(seed))
+            games.append(game)
+            print(json.dumps({key: game[key] for key in ("seed", "fps", "design", "light", "tilt", "true_card_events", "found", "extra",
+                                                         "all_right")}), flush=True)
+            for start in cut_points(lit / "truth.jsonl", seed, seconds, CLIPS):
+                clip_folder = encoded_copy(cut_clip(lit, start, CLIP_SECONDS), lit / f"clip_{start:g}s_{CODEC}", CODEC)
+                clip = run_game(seed, fps, CLIP_SECONDS, clip_folder, models, use_labels=False)
+                clip.update(starts_at=start, opening_second=opening_second(clip_folder))
+                clips.append(clip)
+                print(json.dumps({key: clip[key] for key in ("seed", "starts_at", "true_card_events", "found", "extra", "all_right",
+                                                             "opening_second")}), flush=True)
+    return games, clips
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--models", help="recognition models folder; default: the shipped models/")
@@ -106,26 +132,8 @@ def main() -> int:
                              "nothing was tuned on; write them elsewhere with --out")
     parser.add_argument("--out", type=pathlib.Path, default=pathlib.Path(__file__).parent / "results" / "all_at_once.json")
     args = parser.parse_args()
-    games, clips = [], []
     chosen = fresh_games(args.seeds) if args.seeds else QUICK_GAMES if args.quick else GAMES
-    for seed, fps, seconds, design, light in chosen:
-        with game_folder(args.keep, f"seed{seed}_{fps}fps_{seconds:g}s") as folder:
-            render(folder, seed, fps, seconds, design)
-            lit = folder / f"light_{light}"
-            if not (lit / "video.mp4").exists():
-                changed_copy(folder, lit, lambda image, t, light=light: relight(image, light, t))
-            game = run_game(seed, fps, seconds, encoded_copy(lit, lit / f"encoded_{CODEC}", CODEC), args.models, use_labels=False)
-            game.update(light=light, **camera_pose(seed))
-            games.append(game)
-            print(json.dumps({key: game[key] for key in ("seed", "fps", "design", "light", "tilt", "true_card_events", "found", "extra",
-                                                         "all_right")}), flush=True)
-            for start in cut_points(lit / "truth.jsonl", seed, seconds, CLIPS):
-                clip_folder = encoded_copy(cut_clip(lit, start, CLIP_SECONDS), lit / f"clip_{start:g}s_{CODEC}", CODEC)
-                clip = run_game(seed, fps, CLIP_SECONDS, clip_folder, args.models, use_labels=False)
-                clip.update(starts_at=start, opening_second=opening_second(clip_folder))
-                clips.append(clip)
-                print(json.dumps({key: clip[key] for key in ("seed", "starts_at", "true_card_events", "found", "extra", "all_right",
-                                                             "opening_second")}), flush=True)
+    games, clips = referee_games(chosen, args.keep, args.models)
     summary = {"games": summarise(games), "clips": summarise(clips),
                "clips_opening_second": {key: sum(clip["opening_second"][key] for clip in clips)
                                         for key in ("true", "found", "all_right", "extra")}}

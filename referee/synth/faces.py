@@ -70,6 +70,9 @@ DESIGNS: tuple[str, ...] = tuple(DRAWN_DESIGNS) + _svg_design_names()
 TRAINING_DESIGNS: tuple[str, ...] = DESIGNS + _svg_design_names(svg_decks.TRAINING_DECKS)
 #: ... and the decks only the suit classifier trains on (`svg_decks.SUIT_DECKS`): every face design here.
 SUIT_DESIGNS: tuple[str, ...] = TRAINING_DESIGNS + _svg_design_names(svg_decks.SUIT_DECKS)
+#: Decks no model trains on and no game draws unless asked (`svg_decks.OTHER_DECKS`, KDE's): the art of the
+#: decks the referee meets and was never shown, for `benchmarks.other_decks`.
+OTHER_DESIGNS: tuple[str, ...] = _svg_design_names(svg_decks.OTHER_DECKS)
 
 
 def card_size_px(px_per_mm: float) -> tuple[int, int]:
@@ -352,7 +355,7 @@ def _rounded_outline(image: np.ndarray, inset: int, radius: int, colour: tuple[i
 
 def _svg_face(card: Card, deck: str, px_per_mm: float, element: str | None = None) -> np.ndarray:
     width, height = card_size_px(px_per_mm)
-    rendered = svg_decks.render_element(deck, element or svg_decks.element_id(card), width, height)
+    rendered = svg_decks.render_element(deck, element or svg_decks.element_id(card, deck), width, height)
     alpha = rendered[..., 3:4].astype(np.float32) / 255.0
     # cards drawn with their own rounded corners: the corners show the white card stock under our mask
     return (rendered[..., :3].astype(np.float32) * alpha + 250.0 * (1 - alpha)).astype(np.uint8)
@@ -362,10 +365,10 @@ def _svg_face(card: Card, deck: str, px_per_mm: float, element: str | None = Non
 def _card_face_cached(card: Card, design: str, px_per_mm: float) -> np.ndarray:
     if design in DRAWN_DESIGNS:
         image = _drawn_face(card, design, px_per_mm)
-    elif design.startswith("svg:") and design in SUIT_DESIGNS:
+    elif design.startswith("svg:") and (design in SUIT_DESIGNS or design in OTHER_DESIGNS):
         image = _svg_face(card, design[4:], px_per_mm)
     else:
-        raise ValueError(f"unknown card design {design!r}: expected one of {', '.join(SUIT_DESIGNS)}")
+        raise ValueError(f"unknown card design {design!r}: expected one of {', '.join(SUIT_DESIGNS + OTHER_DESIGNS)}")
     image.setflags(write=False)
     return image
 
@@ -391,6 +394,20 @@ def back_designs() -> tuple[str, ...]:
             continue
         svg_backs.append(f"svg:{name}")
     return BACK_DESIGNS + tuple(svg_backs)
+
+
+@functools.lru_cache(maxsize=8)
+def own_back(design: str) -> bool:
+    """Whether a face design has a back of its own to be dealt with: the games' SVG decks with a card-sized
+    back (`back_designs`), and the other decks (`OTHER_DESIGNS`) whose back renders; kept out of
+    `back_designs`, which the models train on."""
+    if design in OTHER_DESIGNS:
+        try:
+            svg_decks.render_element(design[4:], "back", 6, 9)
+        except (KeyError, ValueError):
+            return False
+        return True
+    return design in back_designs()
 
 
 def _drawn_back(name: str, px_per_mm: float) -> np.ndarray:
@@ -430,7 +447,9 @@ def _card_back_cached(design: str, px_per_mm: float) -> np.ndarray:
         image = _drawn_back(design, px_per_mm)
     elif design.startswith("svg:") and design in back_designs():
         image = _svg_face(Card("2", "S"), design[4:], px_per_mm, element="back")
-    elif design in SUIT_DESIGNS:  # a face design: its deck's own back, or a drawn one picked by name
+    elif design in OTHER_DESIGNS and own_back(design):
+        image = _svg_face(Card("2", "S"), design[4:], px_per_mm, element="back")
+    elif design in SUIT_DESIGNS or design in OTHER_DESIGNS:  # a face design: its deck's own back, or a drawn one picked by name
         if design.startswith("svg:") and design in back_designs():
             return _card_back_cached(design, px_per_mm)
         return _card_back_cached(BACK_DESIGNS[zlib.crc32(design.encode()) % len(BACK_DESIGNS)], px_per_mm)

@@ -118,7 +118,7 @@ class TableRenderer:
         drawn_design = faces.DESIGNS[int(rng.integers(len(faces.DESIGNS)))]  # drawn even when given, so what follows is the same
         self.design = design or drawn_design
         backs = faces.back_designs()
-        own_back = self.design if self.design in backs else None
+        own_back = self.design if faces.own_back(self.design) else None
         self.back_design = own_back if own_back and rng.random() < 0.7 else backs[int(rng.integers(len(backs)))]
         self.styles: dict[str, ArmStyle] = {player: random_style(rng) for player in ("A", "B")}
         self.light = np.array([rng.uniform(-1, 1), rng.uniform(-1, 1)]) * rng.uniform(0.15, 0.45)  # shadow offset per mm of height

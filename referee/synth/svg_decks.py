@@ -1,4 +1,5 @@
-"""Card decks drawn from the SVG files of Debian's `gnome-cards-data` (aisleriot), when installed.
+"""Card decks drawn from the SVG files of Debian's `gnome-cards-data` (aisleriot), when installed, and, for
+the benchmarks alone, of `kdegames-card-data-kf5` (KDE's card decks, `OTHER_DECKS`).
 
 The decks are rasterised at run time through the system's librsvg and cairo (loaded with ctypes, so no
 extra Python package is needed) and kept in memory only; nothing rasterised is ever written to the
@@ -37,6 +38,15 @@ TRAINING_DECKS = ("orell", "paris", "tigullio")
 #: read `1`: more drawings of the four suit signs, for the suit classifier alone (a rank reader would
 #: learn the wrong letters from them). Berlin has no card-sized back; its faces render whole.
 SUIT_DECKS = ("ancient_french", "berlin", "lattmann", "tarocco")
+
+#: KDE's decks (Debian's `kdegames-card-data-kf5`, one folder `svg-<deck>` each) with French suits and rank indices
+#: A 2-10 J Q K whose art no deck above shares, rendered whole: no model trains on them, and no seed's game draws
+#: them unless asked (`faces.OTHER_DESIGNS`, named `svg:kde-<deck>`). They stand for the decks the referee will
+#: meet and was never shown: `benchmarks.other_decks` deals its games in them. (`ancient-egyptians` is left out:
+#: its king of diamonds does not render; `konqi-modern` colours its spades red; `nicu-*` and `gm-paris` share
+#: the art of `ornamental` and `paris`; `oxygen*` print their index at the top right, as no real deck does.)
+OTHER_DECKS = ("kde-jolly-royal", "kde-penguins", "kde-standard")
+KDE_FOLDER = pathlib.Path("/usr/share/carddecks")
 
 _SUIT_NAMES = {"S": "spade", "H": "heart", "D": "diamond", "C": "club"}
 _RANK_NAMES = {"A": "1", "J": "jack", "Q": "queen", "K": "king"}
@@ -102,6 +112,8 @@ def _libraries() -> tuple[ctypes.CDLL, ctypes.CDLL] | None:
 
 
 def deck_path(name: str) -> pathlib.Path | None:
+    if name.startswith("kde-"):
+        return next(iter(sorted((KDE_FOLDER / f"svg-{name[4:]}").glob("*.svgz"))), None)
     for folder in DECK_FOLDERS:
         path = folder / f"{name}.svgz"
         if path.is_file():
@@ -131,8 +143,10 @@ def _handle(name: str) -> int:
     return handle
 
 
-def element_id(card) -> str:
-    return f"{_SUIT_NAMES[card.suit]}_{_RANK_NAMES.get(card.rank, card.rank)}"
+def element_id(card, deck: str = "") -> str:
+    """The SVG element of `card` in `deck`: aisleriot's decks name it `club_king`, KDE's `king_club`."""
+    suit, rank = _SUIT_NAMES[card.suit], _RANK_NAMES.get(card.rank, card.rank)
+    return f"{rank}_{suit}" if deck.startswith("kde-") else f"{suit}_{rank}"
 
 
 def _ink_rect(name: str, element: str) -> _RsvgRectangle:
@@ -176,17 +190,25 @@ def render_element(name: str, element: str, width_px: int, height_px: int) -> np
     """Rasterises one card (`club_10`, `club_king`, `back`...) of a deck, stretched to the size given.
 
     Returns a BGRA uint8 image (premultiplied alpha undone). Raises KeyError for a missing element."""
-    libraries = _libraries()
-    if libraries is None:
+    if _libraries() is None:
         raise RuntimeError("librsvg/cairo are not available")
-    rsvg, cairo = libraries
-    handle = _handle(name)
-    x, y, width, height = _card_rect(name, element)
+    x, y, width, height = _box_on_its_page(name, element) if name.startswith("kde-") else _card_rect(name, element)
+    image = _rasterise(name, element, width_px, height_px, (width_px / width, height_px / height), (-x, -y)).astype(np.float32)
+    alpha = image[..., 3:4]
+    colour = np.where(alpha > 0, image[..., :3] * 255.0 / np.maximum(alpha, 1), 0)
+    return np.dstack([np.clip(colour, 0, 255), alpha]).astype(np.uint8)
+
+
+def _rasterise(name: str, element: str, width_px: int, height_px: int, scale: tuple[float, float],
+               shift: tuple[float, float]) -> np.ndarray:
+    """`element` of deck `name` drawn alone into a width_px x height_px ARGB picture (premultiplied, BGRA
+    order), the document scaled by `scale` after it is shifted by `shift` (document units)."""
+    rsvg, cairo = _libraries()  # type: ignore[misc]
     surface = cairo.cairo_image_surface_create(0, width_px, height_px)  # CAIRO_FORMAT_ARGB32
     context = cairo.cairo_create(surface)
-    cairo.cairo_scale(context, width_px / width, height_px / height)
-    cairo.cairo_translate(context, -x, -y)
-    ok = rsvg.rsvg_handle_render_layer(handle, context, ("#" + element).encode(), ctypes.byref(_document_rect(name)), None)
+    cairo.cairo_scale(context, *scale)
+    cairo.cairo_translate(context, *shift)
+    ok = rsvg.rsvg_handle_render_layer(_handle(name), context, ("#" + element).encode(), ctypes.byref(_document_rect(name)), None)
     cairo.cairo_surface_flush(surface)
     stride = cairo.cairo_image_surface_get_stride(surface)
     pointer = cairo.cairo_image_surface_get_data(surface)
@@ -195,7 +217,25 @@ def render_element(name: str, element: str, width_px: int, height_px: int) -> np
     cairo.cairo_surface_destroy(surface)
     if not ok:
         raise ValueError(f"librsvg could not render {element!r} of deck {name!r}")
-    image = buffer.reshape(height_px, stride)[:, : width_px * 4].reshape(height_px, width_px, 4).astype(np.float32)
-    alpha = image[..., 3:4]
-    colour = np.where(alpha > 0, image[..., :3] * 255.0 / np.maximum(alpha, 1), 0)
-    return np.dstack([np.clip(colour, 0, 255), alpha]).astype(np.uint8)
+    return buffer.reshape(height_px, stride)[:, : width_px * 4].reshape(height_px, width_px, 4)
+
+
+#: Width (px) at which a KDE deck's whole page is drawn to find one card on it (a card about 150 px wide there).
+PAGE_WIDTH_PX = 2400
+
+
+@functools.lru_cache(maxsize=256)
+def _box_on_its_page(name: str, element: str) -> tuple[float, float, float, float]:
+    """Where `element` lies in its deck's document (x, y, width, height), found by drawing it alone on the
+    whole page and seeing where it left ink. KDE's decks nest transforms that librsvg's boxes for an element
+    do not follow (their cards came out as slivers of their grid slots)."""
+    document = _document_rect(name)
+    scale = PAGE_WIDTH_PX / document.width
+    try:
+        page = _rasterise(name, element, PAGE_WIDTH_PX, int(round(document.height * scale)), (scale, scale), (0.0, 0.0))
+    except ValueError as error:  # librsvg draws nothing it cannot find
+        raise KeyError(str(error)) from None
+    rows, cols = np.nonzero(page[..., 3] > 128)
+    if len(rows) == 0:
+        raise KeyError(f"deck {name!r} drew nothing for {element!r}")
+    return cols.min() / scale, rows.min() / scale, (cols.max() + 1 - cols.min()) / scale, (rows.max() + 1 - rows.min()) / scale

@@ -270,8 +270,13 @@ class Translator:
             # one under it (a `J?` laid on the `10S` the other player put on a `JS`)
             return None
         players = [sighting.player] if sighting.player else list(PLAYERS)
-        if any(stock.top is not None and same_card(stock.top, sighting.card)
-               for player in players for stock in state.players[player].stocks) or self._likely_owner(sighting, players, state):
+        # the card under, named with its suit and read so again, lies on the pile: no stock shows it, and a stock
+        # top known by its rank alone is another card of that rank (jolly-royal's `A?` on A's stock as A lifted a
+        # `3S` back off the `AD` it had laid on: the `AD` seen again was taken for that ace, laid on the `3S`)
+        itself = under[-1].suit is not None and sighting.card == under[-1]
+        alike = replace(sighting, alternatives=tuple(alt for alt in sighting.alternatives if alt[0] != under[-1])) if itself else sighting
+        if any(stock.top is not None and same_card(stock.top, sighting.card) and not (itself and stock.top.suit is None)
+               for player in players for stock in state.players[player].stocks) or self._likely_owner(alike, players, state):
             # the card, or one the reader thought it may well be, lies on the player's stock: it is being
             # played (the card under, or this one, was misread)
             return None

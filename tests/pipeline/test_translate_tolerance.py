@@ -290,6 +290,24 @@ def test_only_the_hand_that_laid_the_top_lifts_it_back(hand, taken_back):
     assert (plays(events)[-1] == ("A", 1, "J?", "10S", True)) is (not taken_back)
 
 
+@pytest.mark.parametrize("second_thought, taken_back", [
+    (0.02, True),   # read surely as the AD under the 3S: that AD, shown again; the A? on A's stock is another ace
+    (0.30, False),  # ... the reader thought it may well be the AH: the ace on A's stock, laid on the 3S
+])
+def test_the_card_under_shown_again_is_no_stock_card_known_by_its_rank_alone(second_thought, taken_back):
+    # other_decks seed 401 (KDE's jolly-royal): B lays AD on 2D, A lays 3S on it and lifts it back; the AD shown
+    # again had been taken for the ace on A's stock, read without its suit, laid on the 3S
+    sightings = [layout_read((card("2D"), card("KC")), a="A? 3S 9D JC KH", b="3C 6D 10S QS AD"),
+                 arrival(1.0, 0, "B", "AD"), arrival(2.0, 0, "A", "3S"),
+                 Arrival(2.6, 78, 0, "A", Card.parse("AD"), 0.01, 1.0 - second_thought,
+                         ((Card.parse("AD"), 1.0 - second_thought), (Card.parse("AH"), second_thought)))]
+    events, _, engine = referee(sightings)
+    violations = [(e["player"], e["kind"]) for kind, e in events if kind == "violation"]
+    assert (violations == [("A", "take_back")]) is taken_back
+    assert (len(plays(events)) == 2) is taken_back
+    assert (engine.state.pile_tops[0] == Card.parse("AD")) is taken_back
+
+
 def test_a_card_under_the_other_pile_is_not_taken_for_a_take_back():
     sightings = [layout_read((card("8H"), card("KC"))), arrival(1.0, 0, "A", "9D"), arrival(2.0, 1, "B", "8H")]
     events, _, _ = referee(sightings)

@@ -33,6 +33,7 @@ ORDER = (
     "referee_steep",
     "clip_openings",
     "referee_unseen",
+    "other_decks",
 )
 
 

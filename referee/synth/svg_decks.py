@@ -42,9 +42,11 @@ SUIT_DECKS = ("ancient_french", "berlin", "lattmann", "tarocco")
 #: KDE's decks (Debian's `kdegames-card-data-kf5`, one folder `svg-<deck>` each) with French suits and rank indices
 #: A 2-10 J Q K whose art no deck above shares, rendered whole: no model trains on them, and no seed's game draws
 #: them unless asked (`faces.OTHER_DESIGNS`, named `svg:kde-<deck>`). They stand for the decks the referee will
-#: meet and was never shown: `benchmarks.other_decks` deals its games in them. (`ancient-egyptians` is left out:
-#: its king of diamonds does not render; `konqi-modern` colours its spades red; `nicu-*` and `gm-paris` share
-#: the art of `ornamental` and `paris`; `oxygen*` print their index at the top right, as no real deck does.)
+#: meet and was never shown: `benchmarks.other_decks` deals its games in them. The other thirteen are left out:
+#: `dondorf` and `tigullio-international` are decks used already, and `nicu-*` and `gm-paris` share the art of
+#: `ornamental` and `paris`; `ancient-egyptians`' king of diamonds does not render; `konqi-modern` colours its
+#: spades red; `oxygen*` print their index at the top right only, as no real deck does; `xskat-*` index their
+#: court cards B D K; `future`'s cards do not render here.
 OTHER_DECKS = ("kde-jolly-royal", "kde-penguins", "kde-standard")
 KDE_FOLDER = pathlib.Path("/usr/share/carddecks")
 

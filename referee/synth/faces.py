@@ -403,8 +403,8 @@ def own_back(design: str) -> bool:
     `back_designs`, which the models train on."""
     if design in OTHER_DESIGNS:
         try:
-            svg_decks.render_element(design[4:], "back", 6, 9)
-        except (KeyError, ValueError):
+            svg_decks._box_on_its_page(design[4:], "back")
+        except KeyError:
             return False
         return True
     return design in back_designs()
@@ -445,13 +445,9 @@ def _drawn_back(name: str, px_per_mm: float) -> np.ndarray:
 def _card_back_cached(design: str, px_per_mm: float) -> np.ndarray:
     if design in BACK_DESIGNS:
         image = _drawn_back(design, px_per_mm)
-    elif design.startswith("svg:") and design in back_designs():
+    elif design.startswith("svg:") and own_back(design):  # a deck's own back
         image = _svg_face(Card("2", "S"), design[4:], px_per_mm, element="back")
-    elif design in OTHER_DESIGNS and own_back(design):
-        image = _svg_face(Card("2", "S"), design[4:], px_per_mm, element="back")
-    elif design in SUIT_DESIGNS or design in OTHER_DESIGNS:  # a face design: its deck's own back, or a drawn one picked by name
-        if design.startswith("svg:") and design in back_designs():
-            return _card_back_cached(design, px_per_mm)
+    elif design in SUIT_DESIGNS or design in OTHER_DESIGNS:  # a face design without one: a drawn back picked by name
         return _card_back_cached(BACK_DESIGNS[zlib.crc32(design.encode()) % len(BACK_DESIGNS)], px_per_mm)
     else:
         raise ValueError(f"unknown back design {design!r}: expected one of {', '.join(back_designs())}")

@@ -65,6 +65,11 @@ READ_RETRIES = 3
 #: frame if no hand covers more than this share of the top card (the hand was drawing back; a clip cut
 #: around a disputed play ends a few frames after it).
 LEFT_BEHIND_COVER = 0.02
+#: ... and one whose hand still lies on it is judged too (the card under the hand named by the card that
+#: left that player's stock) when the hand has touched the pile in this many frames: a hand seen touching
+#: in the last frame alone may be coming down with its card, or may not have let go of it (90 kept replays:
+#: of two such, one invented a play, one named a card wrong).
+STILL_LAYING_FRAMES = 2
 #: ... and the visit there of a hand that covers more than this share of the other spit pile's top card
 #: is forgotten: that hand is laying its card on the other pile, and its arm passed this one on its way.
 OVER_THE_OTHER_PILE = 0.5
@@ -381,21 +386,26 @@ class TableTracker:
     def finish(self) -> list[Sighting]:
         """The video has ended: a spit pile still waiting to settle, or to be read again, is judged on the
         last frame (a card laid in the last quarter second is still ruled, also while the hand that laid it
-        is drawing back, clear of it; one that cannot be read is named by the card that left its player's
-        stock), covered cards are named by what is known, and a lull it ends in takes the stock counts known
-        only as a least as they stand (`QuietTable.cut_short`)."""
+        is drawing back, clear of it, or still lies on it (`still_laying`); one that cannot be read is named by
+        the card that left its player's stock), covered cards are named by what is known, and a lull it ends
+        in takes the stock counts known only as a least as they stand (`QuietTable.cut_short`)."""
         frame, sightings = self._last_frame, []
         if frame is None or self.last_view is None or not self.started:
             return []
         owned = self.last_masks.owned if self.last_masks is not None else {}
         for place in SPIT_PILES:
             tracker = self.places[place]
-            if tracker.visits and owned and all(tracker.covered_by(mask) <= LEFT_BEHIND_COVER for mask in owned.values()):
-                # hands drawing back, clear of the card they laid as the video ends; a hand lying on the other
-                # pile now is laying its card there, and only passed this one on its way
+            laying: list[Visit] = []
+            if tracker.visits and owned:
+                # a hand lying on the other pile now is laying its card there, and only passed this one on its way
                 passing = frozenset(player for player, mask in owned.items()
                                     if any(self.places[other].covered_by(mask) > OVER_THE_OTHER_PILE for other in SPIT_PILES if other != place))
-                tracker.let_go(self.period, passing)
+                if all(tracker.covered_by(mask) <= LEFT_BEHIND_COVER for mask in owned.values()):
+                    tracker.let_go(self.period, passing)  # hands drawing back, clear of the card they laid
+                else:
+                    laying = still_laying(tracker.visits.values(), passing)
+                    if laying:
+                        tracker.let_go(self.period, passing)
             waiting = place in self._retries or any(visit.touch is not None or visit.frames_in_contact for visit in tracker.finished)
             if tracker.visits or not waiting:
                 continue
@@ -403,10 +413,22 @@ class TableTracker:
                 visits, _, owner = self._retries[place]
                 self._retries[place] = (visits, READ_RETRIES, owner)  # no more tries: the video is over
             change = tracker.settle_now(self.last_view, frame.index, frame.t, self.last_cardlike)
-            sightings.extend(self._interpret(place, change, frame))
+            seen = self._interpret(place, change, frame)
+            sightings.extend(self._under_the_hand(place, laying, seen, frame.t))
         sightings.extend(self._name_covered(frame.t + RESOLVE_SECONDS + STOCK_WAIT_SECONDS))
         sightings.extend(self._lull_ended(frame))  # the video ends in a lull
         return self.opening.keep(sightings)
+
+    def _under_the_hand(self, place: Place, laying: list[Visit], seen: list[Sighting], now: float) -> list[Sighting]:
+        """What spit pile `place` shows as the video ends (`seen`), with the cards of the `laying` hands it does
+        not name (each still lying on the card it laid: a clip cut a few frames after a play) left to be named
+        by the card that left that player's stock, as a covered card is; their bare touches dropped."""
+        named = {sighting.player for sighting in seen if isinstance(sighting, Arrival) and sighting.pile == place.index}
+        named |= {covered.arrival.player for covered in self.covered.unnamed if covered.arrival.pile == place.index}
+        hidden = {visit.player: visit for visit in laying if visit.player not in named}
+        for visit in hidden.values():
+            self.covered.cover(Arrival(visit.touch.t, visit.touch.frame, place.index, visit.player, None, visit.touch.error, 0.0), now)
+        return [sighting for sighting in seen if not (isinstance(sighting, PileTouched) and sighting.player in hidden)]
 
     def _lull_ended(self, frame: Frame) -> list[Sighting]:
         """A quiet spell that ended before UNCOUNTED_SECONDS with no stock card moved: the video ends in it,
@@ -824,6 +846,14 @@ class TableLook:
     view: np.ndarray
     paper: np.ndarray  # `reading.paper_saturation(view)`: which pixels are card-coloured, once the paper is known
     grid: np.ndarray | None = None  # `background.grid_of(view)`, where the light is measured
+
+
+def still_laying(visits, passing: frozenset[str]) -> list[Visit]:
+    """Of the hands near a spit pile as the video ends, those that came with a card and touched the pile
+    (`Visit.brought_card`) in STILL_LAYING_FRAMES frames or more, not passing on to the other pile: each lies
+    on the card it laid."""
+    return [visit for visit in visits if visit.touch is not None and visit.brought_card
+            and visit.frames_in_contact >= STILL_LAYING_FRAMES and visit.player not in passing]
 
 
 def _fills_slot(corners_mm: np.ndarray, slot: RectMM) -> bool:

@@ -13,7 +13,7 @@ from referee.piles.sightings import Arrival, LayoutRead, PileTouched, StockSeen,
 from referee.piles.table_view import RectMM, TableView
 from referee.piles.touch import TouchEstimate
 from referee.piles.reading import Reading
-from referee.piles.tracker import READ_PX_PER_MM, TableTracker, _fills_slot, _first_on_hand, _unsure_guess
+from referee.piles.tracker import LEFT_BEHIND_COVER, READ_PX_PER_MM, TableTracker, _fills_slot, _first_on_hand, _unsure_guess
 from referee.piles.zones import Place
 from referee.rules.cards import Card
 from referee.table.layout import TableLayout
@@ -427,6 +427,33 @@ def test_a_card_laid_as_the_video_ends_is_ruled_while_its_hand_draws_back(ends):
     arrivals = [s for s in sightings if isinstance(s, Arrival)]
     assert [(a.player, a.pile, str(a.card)) for a in arrivals] == [("B", 1, "10H")]
     assert abs(arrivals[0].t - 1.0) < 1 / FPS / 2
+
+
+def played_until(ends: float, **move) -> tuple[TableTracker, list]:
+    """B's 10H laid on spit pile 1 at 1 s, the video ending at `ends` s: the tracker and its sightings before `finish`."""
+    table = laid_out()
+    table.play("B", Card.parse("10H"), LAYOUT.stock_centre("B", 3), LAYOUT.spit_pile_centre(1), t_touch=1.0, **move)
+    tracker = TableTracker(TableView(PlainCalibration(), (800, 600), 0.5, IMAGE_SIZE), ColourNamer(), fps=FPS)
+    rng = np.random.default_rng(1)
+    sightings = []
+    for index in range(int(ends * FPS)):
+        sightings += tracker.step(Frame(index, index / FPS, table.frame(index / FPS, rng)))
+    return tracker, sightings
+
+
+@pytest.mark.parametrize("ends", [1.15, 1.2, 1.3])
+def test_a_card_laid_as_the_video_ends_is_ruled_while_its_hand_still_lies_on_it(ends):
+    # a clip cut a few frames after a play: the hand holds the card on the pile until 1.3 s; the card
+    # cannot be read under it, and the card gone from B's stock names it
+    tracker, sightings = played_until(ends, settle=0.3)
+    place = tracker.places[Place("spit_pile", 1)]
+    assert place.visits and place.covered_by(tracker.last_masks.owned["B"]) > LEFT_BEHIND_COVER
+    sightings += tracker.finish()
+    whole = [s for s in played_until(2.0, settle=0.3)[1] if isinstance(s, Arrival)]  # the video running on
+    arrivals = [s for s in sightings if isinstance(s, Arrival)]
+    assert [(a.player, a.pile, str(a.card), a.t) for a in arrivals] == [(a.player, a.pile, str(a.card), a.t) for a in whole]
+    assert [(a.player, a.pile, str(a.card)) for a in whole] == [("B", 1, "10H")]
+    assert not [s for s in sightings if isinstance(s, PileTouched)]
 
 
 @pytest.mark.parametrize("t_touch, duration", [(0.3, 0.25), (0.5, 0.45)])

@@ -58,6 +58,9 @@ ARMS_MAX_SHARE = 0.3
 #: The opening layout is read once every place has been still, or after this long (s) regardless
 #: (a hand resting over a stock would otherwise hold the start back).
 START_WAIT_SECONDS = 1.0
+#: A pile read as another card, its picture unchanged, is the card read before when each reading gives the
+#: other's card at least this (`read_again`): the models were torn between the two.
+READ_EITHER_WAY = 0.2
 #: Times a pile whose new top could not be named is read again (each a few frames later) before the
 #: card is left to be named by the stock it came from.
 READ_RETRIES = 3
@@ -685,8 +688,9 @@ class TableTracker:
                 self.places[place].read_again()
                 return []
         again = read_again(previous, reading, changed=change.changed or retry is not None, hand_touched=bool(visits))
-        if again and (reading.card.suit is None or not visits and previous.card.suit is not None):
-            reading = previous  # the suit read before is kept
+        if again and (reading.card.suit is None or not visits and previous.card.suit is not None
+                      or not same_card(previous.card, reading.card)):
+            reading = previous  # the suit read before is kept, and the card the spit or play was ruled as
         self.readings[place] = reading
         new_card = reading.card is not None and reading.card != previous.card and not again
         if reading is not previous and (new_card or not self.places[place].outlined):
@@ -882,6 +886,10 @@ def read_again(previous: Reading, reading: Reading, *, changed: bool, hand_touch
       longer read (`Q?`, then `QH`), under a hand that touched the pile. (Taken for a card laid, it made
       that hand's touch of the other pile a moment later look like an arm reaching across, and the card it
       laid there went unruled.)
+    - a pile whose picture did not change, under a hand that touched it, read as another card each of the two
+      readings gave at least READ_EITHER_WAY: the card the models were torn between, read the other way this
+      time (a `dondorf` spit `JH` read `QH` 0.46 / `JH` 0.31, then `JH` 0.40 / `QH` 0.32 after a hand on its
+      way to the other pile grazed it, was taken for a `JH` laid there).
     - a pile no hand touched, read with the rank read before (`QS`, then `QC` at 0.42 as the light dimmed,
       or `J?` for the `JS`): a card is not laid without a hand, and one laid unseen on its own rank would be
       a breach besides."""
@@ -889,7 +897,14 @@ def read_again(previous: Reading, reading: Reading, *, changed: bool, hand_touch
         return False
     if not hand_touched:
         return reading.card.rank == previous.card.rank
-    return not changed and same_card(previous.card, reading.card)
+    return not changed and (same_card(previous.card, reading.card) or _torn_between(previous, reading))
+
+
+def _torn_between(previous: Reading, reading: Reading) -> bool:
+    """Each reading gives the card the other names at least READ_EITHER_WAY."""
+    def gives(one: Reading, card: Card) -> bool:
+        return any(other == card and chance >= READ_EITHER_WAY for other, chance in one.alternatives)
+    return gives(previous, reading.card) and gives(reading, previous.card)
 
 
 def _laid_over_its_double(previous: Reading, reading: Reading, *, changed: bool, visits: list[Visit], period: float) -> bool:

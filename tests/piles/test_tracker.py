@@ -687,6 +687,44 @@ def test_a_card_laid_that_reads_as_the_card_under_it_is_the_reading_s_next_likel
     assert str(tracker.readings[pile].card) == "9C"  # the pile stays read as it is: the same picture is no new card
 
 
+class TornNamer(ColourNamer):
+    """Reads the pile's `card` torn between it and `other` (0.46 and `first_doubt`); once `flipped`, as `other`
+    (0.40), giving `card` `then_doubt`."""
+
+    def __init__(self, card: str, other: str, first_doubt: float, then_doubt: float) -> None:
+        super().__init__()
+        self.card, self.other, self.flipped = Card.parse(card), Card.parse(other), False
+        self.first_doubt, self.then_doubt = first_doubt, then_doubt
+
+    def read_top_card(self, crop, px_per_mm=None, outline=None, whole_card=False):
+        card, confidence = self.name_top_card(crop)
+        if card != self.card:
+            return TopCardReading(card, confidence, ((card, confidence),) if card is not None else ())
+        if self.flipped:
+            return TopCardReading(self.other, 0.40, ((self.other, 0.40), (card, self.then_doubt)))
+        return TopCardReading(card, 0.46, ((card, 0.46), (self.other, self.first_doubt)))
+
+
+@pytest.mark.parametrize("first_doubt, then_doubt, changed, laid", [
+    (0.31, 0.32, False, False),  # torn between the two both times: the same card read the other way
+    (0.31, 0.32, True, True),    # ... but the picture changed: a card was laid
+    (0.02, 0.32, False, True),   # read surely before: another card now
+    (0.31, 0.02, False, True),   # read surely now: another card
+])
+def test_a_pile_read_the_other_way_between_two_cards_under_a_passing_hand_is_its_card_read_again(first_doubt, then_doubt, changed, laid):
+    # a `dondorf` spit `JH` read `QH` (0.46, `JH` 0.31); B's hand, laying on the other pile, grazed this one,
+    # and its unchanged picture read `JH` (0.40, `QH` 0.32): taken for a `JH` laid, the card B laid on the
+    # other pile was named by it and the plays after judged on the wrong tops
+    namer = TornNamer("9C", "10C", first_doubt, then_doubt)
+    table, tracker, pile, place = pile_one_read(namer)
+    namer.flipped = True
+    passing = Visit("B", 20, touch=TouchEstimate(0.70, 21, 0.01), frames_in_contact=1, brought_card=True, card_seen=True)
+    change = PlaceChange(place.place, 35, 1.2, changed, (passing,), place.footprint.copy(), place.padded)
+    sightings = tracker._judge([(pile, change)], Frame(35, 1.2, table.frame(1.2)))
+    assert [str(s.card) for s in sightings if isinstance(s, Arrival)] == (["10C"] if laid else [])
+    assert str(tracker.readings[pile].card) == ("10C" if laid else "9C")
+
+
 @pytest.mark.parametrize("card, confidence, paper_before, contact, expected", [
     ("QD", 0.42, True, 3, True),    # read unsurely, by a hand that came with card paper: kept to name it
     ("QD", 0.42, False, 3, False),  # card paper only after the touch: a hand lifting its own card back

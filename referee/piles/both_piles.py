@@ -30,6 +30,12 @@ class HeldPiles:
         """The held piles' changes."""
         return [(place, change) for place, (change, _) in self._held.items()]
 
+    def release(self) -> list[tuple[Place, PlaceChange]]:
+        """The held piles' changes, no longer held (the video has ended: there is no other pile to wait for)."""
+        changes = self.changes()
+        self._held = {}
+        return changes
+
     def touches(self) -> list[tuple[int, float]]:
         """(spit pile, touch time) of the touches on held piles (not ruled yet)."""
         return [(place.index, visit.touch.t) for place, change in self.changes()

@@ -390,14 +390,19 @@ class TableTracker:
         """The video has ended: a spit pile still waiting to settle, or to be read again, is judged on the
         last frame (a card laid in the last quarter second is still ruled, also while the hand that laid it
         is drawing back, clear of it, or still lies on it (`still_laying`); one that cannot be read is named by
-        the card that left its player's stock), covered cards are named by what is known, and a lull it ends
-        in takes the stock counts known only as a least as they stand (`QuietTable.cut_short`)."""
+        the card that left its player's stock), with a pile that settled and was held for it (`HeldPiles`);
+        covered cards are named by what is known, and a lull it ends in takes the stock counts known only as
+        a least as they stand (`QuietTable.cut_short`)."""
         frame, sightings = self._last_frame, []
         if frame is None or self.last_view is None or not self.started:
             return []
         owned = self.last_masks.owned if self.last_masks is not None else {}
+        ending = self.held.release()  # settled, and held for the other pile: judged with it now
+        laying_at: dict[Place, list[Visit]] = {}
         for place in SPIT_PILES:
             tracker = self.places[place]
+            if any(place == held for held, _ in ending):
+                continue
             laying: list[Visit] = []
             if tracker.visits and owned:
                 # a hand lying on the other pile now is laying its card there, and only passed this one on its way
@@ -415,9 +420,13 @@ class TableTracker:
             if place in self._retries:
                 visits, _, owner = self._retries[place]
                 self._retries[place] = (visits, READ_RETRIES, owner)  # no more tries: the video is over
-            change = tracker.settle_now(self.last_view, frame.index, frame.t, self.last_cardlike)
-            seen = self._interpret(place, change, frame)
-            sightings.extend(self._under_the_hand(place, laying, seen, frame.t))
+            ending.append((place, tracker.settle_now(self.last_view, frame.index, frame.t, self.last_cardlike)))
+            laying_at[place] = laying
+        owners = joint_owners(ending, self.places)
+        self._judging = ending
+        for place, change in sorted(ending, key=lambda ended: ended[0].index):
+            seen = self._interpret(place, change, frame, owners.get(place))
+            sightings.extend(self._under_the_hand(place, laying_at.get(place, []), seen, frame.t))
         sightings.extend(self._name_covered(frame.t + RESOLVE_SECONDS + STOCK_WAIT_SECONDS))
         sightings.extend(self._lull_ended(frame))  # the video ends in a lull
         return self.opening.keep(sightings)

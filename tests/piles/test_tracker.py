@@ -651,6 +651,20 @@ def test_a_pile_no_hand_touched_read_with_its_rank_is_its_card_read_again(readin
     assert str(tracker.readings[pile].card) == (reading if laid else "9C")
 
 
+def test_a_pile_held_for_the_other_as_the_video_ends_is_judged_with_it():
+    # `all_at_once` seed 232's clip: B's KS settled on pile 1 a frame before the video ended, held for pile 0,
+    # where B's hand still lay; the video ended and the KS was never judged
+    namer = ReadAsNamer("9C", "10C")
+    table, tracker, pile, place = pile_one_read(namer)
+    namer.misread = True
+    laying = Visit("B", 20, touch=TouchEstimate(0.70, 21, 0.01), frames_in_contact=3, brought_card=True, card_seen=True)
+    change = PlaceChange(place.place, 35, 1.2, True, (laying,), place.footprint.copy(), place.padded)
+    assert tracker.held.judge_together([(pile, change)], busy={Place("spit_pile", 0)}) == [] and pile in tracker.held
+    sightings = tracker.finish()
+    assert [(s.player, s.pile, str(s.card)) for s in sightings if isinstance(s, Arrival)] == [("B", 1, "10C")]
+    assert not tracker.held
+
+
 class DoublingNamer(ColourNamer):
     """While `doubling`, reads the pile's `card` again, doubting it for `doubt` (card, chance) pairs."""
 

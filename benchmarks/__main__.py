@@ -34,6 +34,8 @@ ORDER = (
     "clip_openings",
     "referee_unseen",
     "other_decks",
+    "all_at_once",
+    "card_sizes",
 )
 
 

@@ -89,21 +89,24 @@ def make_game_camera(seed: int):
     return make_camera(CameraPose(roll=1.0, k1=-0.04, k2=0.01, **camera_pose(seed)))
 
 
-def render(folder: pathlib.Path, seed: int, fps: int, seconds: float, design: str) -> None:
-    """The racing game of `seed` in `design` through its camera, in parallax, into `folder` unless there."""
+def render(folder: pathlib.Path, seed: int, fps: int, seconds: float, design: str, card_size: str = "poker") -> None:
+    """The racing game of `seed` in `design` through its camera, in parallax, into `folder` unless there;
+    `card_size`: the cards' (`poker` or `bridge`)."""
     config, record = racing_players(fps)
     render_once(folder, seed, fps, seconds, design, sim_config=config, camera=make_game_camera(seed), parallax=True,
-                record={**record, **camera_pose(seed), "parallax": True})
+                record={**record, **camera_pose(seed), "parallax": True}, card_size=card_size)
 
 
 def referee_games(chosen: list[tuple[int, int, float, str, str]], keep: pathlib.Path | None,
-                  models: str | None) -> tuple[list[dict], list[dict]]:
-    """Each of `chosen` (seed, fps, seconds, deck design, light) rendered (or found in `keep`), relit, encoded,
-    refereed whole and cut into CLIPS clips refereed each: the scores of the games and of the clips."""
+                  models: str | None, card_size: str = "poker") -> tuple[list[dict], list[dict]]:
+    """Each of `chosen` (seed, fps, seconds, deck design, light) rendered (or found in `keep`) with cards of
+    `card_size`, relit, encoded, refereed whole and cut into CLIPS clips refereed each: the scores of the games
+    and of the clips."""
     games, clips = [], []
     for seed, fps, seconds, design, light in chosen:
-        with game_folder(keep, f"seed{seed}_{fps}fps_{seconds:g}s") as folder:
-            render(folder, seed, fps, seconds, design)
+        size = "" if card_size == "poker" else f"_{card_size}"
+        with game_folder(keep, f"seed{seed}_{fps}fps_{seconds:g}s{size}") as folder:
+            render(folder, seed, fps, seconds, design, card_size)
             lit = folder / f"light_{light}"
             if not (lit / "video.mp4").exists():
                 changed_copy(folder, lit, lambda image, t, light=light: relight(image, light, t))

@@ -22,12 +22,13 @@ def game_folder(keep: pathlib.Path | None, name: str) -> Iterator[pathlib.Path]:
 
 def render_once(folder: pathlib.Path, seed: int, fps: int, seconds: float, design: str | None = None, *,
                 sim_config=None, camera=None, record: dict | None = None, size: str = "720p",
-                parallax: bool | None = None) -> str:
+                parallax: bool | None = None, card_size: str = "poker") -> str:
     """The game of `seed` (its first `seconds`, at `fps`, `size`) rendered into `folder` unless it is
     there already (the renderer is deterministic per seed); returns its deck design. `sim_config`: the
     simulated players' (default SimConfig()); `camera`: a fixed camera instead of the seed's random one;
     `record`: more to note in the folder's render.json (how the game was made); `parallax`: hands and cards
-    in the air drawn where the camera sees them (default: the environment's REFEREE_PARALLAX, else off)."""
+    in the air drawn where the camera sees them (default: the environment's REFEREE_PARALLAX, else off);
+    `card_size`: `poker` or `bridge` (`referee.synth.canvas.CARD_SIZES`)."""
     done = folder / "render.json"
     if done.exists():
         return json.loads(done.read_text())["design"]
@@ -36,6 +37,6 @@ def render_once(folder: pathlib.Path, seed: int, fps: int, seconds: float, desig
 
     folder.mkdir(parents=True, exist_ok=True)
     drawn = render_game(simulate_game(seed, config=sim_config), folder, fps=fps, size=size, seconds=seconds, seed=seed,
-                        camera=camera, design=design, parallax=parallax).design
-    done.write_text(json.dumps({"design": drawn, **(record or {})}))
+                        camera=camera, design=design, parallax=parallax, card_size=card_size).design
+    done.write_text(json.dumps({"design": drawn, **({"card_size": card_size} if card_size != "poker" else {}), **(record or {})}))
     return drawn

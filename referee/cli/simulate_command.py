@@ -37,6 +37,8 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--parallax", action="store_true",
                         help="draw hands and cards in the air where the camera sees them (displaced by their height), "
                              "as a real camera does; their shadows stay on the table")
+    parser.add_argument("--card-size", choices=("poker", "bridge"), default="poker",
+                        help="the cards' size on the table: poker (63 x 88 mm, default) or bridge (57 x 89 mm)")
     parser.add_argument("--win-rule", choices=("standard", "scoring"), default="standard",
                         help="standard win, or the scoring variant to 100 points (default standard)")
     parser.add_argument("--max-game-seconds", type=_positive, default=SimConfig().max_seconds,
@@ -105,7 +107,7 @@ def run(args: argparse.Namespace) -> int:
             "use --events-only for the event log alone"
         ) from None
     result = render_game(script, args.out, fps=args.fps, size=args.size, seconds=args.seconds, seed=args.seed,
-                         parallax=True if args.parallax else None)
+                         parallax=True if args.parallax else None, card_size=args.card_size)
     if result is None:
         print(f"{args.out}: rendered seed {args.seed}")
     else:

@@ -17,6 +17,11 @@ import numpy as np
 from referee.synth.scene import Pose
 from referee.table.layout import CARD_HEIGHT_MM, CARD_WIDTH_MM, TableLayout
 
+#: Card sizes on the table (width, height mm): the poker size every deck here is drawn at, and the
+#: bridge size many decks are printed at (`referee simulate --card-size`).
+CARD_SIZES: dict[str, tuple[float, float]] = {"poker": (CARD_WIDTH_MM, CARD_HEIGHT_MM), "bridge": (57.0, 89.0)}
+POKER = CARD_SIZES["poker"]
+
 _SHIFT = 4  # sub-pixel bits for OpenCV's polygon drawing
 _ONE = 1 << _SHIFT
 
@@ -53,24 +58,28 @@ def fill_polygon(image: np.ndarray, geometry: CanvasGeometry, points_mm: np.ndar
     cv2.fillPoly(image, [geometry.to_fixed(points_mm)], colour, cv2.LINE_AA if antialias else cv2.LINE_8, _SHIFT)
 
 
-def card_affine(pose: Pose, card_px_per_mm: float, geometry: CanvasGeometry, offset: tuple[int, int] = (0, 0), flip: float = 1.0) -> np.ndarray:
+def card_affine(pose: Pose, card_px_per_mm: float, geometry: CanvasGeometry, offset: tuple[int, int] = (0, 0), flip: float = 1.0,
+                card_mm: tuple[float, float] = POKER) -> np.ndarray:
     """2x3 matrix from a card image's pixels (card_px_per_mm) to canvas pixels, minus `offset` (a box corner).
 
-    `flip` narrows the card across its width about its centre line (a card being turned over)."""
+    `flip` narrows the card across its width about its centre line (a card being turned over). `card_mm`:
+    the card's size on the table; an image drawn at the poker size is stretched to it (a bridge card's
+    face is the poker face drawn a tenth narrower)."""
     a = math.radians(pose.angle)
-    right = np.array([math.cos(a), math.sin(a)]) * flip
-    down = np.array([math.sin(a), -math.cos(a)])
+    stretch_u, stretch_v = card_mm[0] / CARD_WIDTH_MM, card_mm[1] / CARD_HEIGHT_MM
+    right = np.array([math.cos(a), math.sin(a)]) * flip * stretch_u
+    down = np.array([math.sin(a), -math.cos(a)]) * stretch_v
     r, c = geometry.px_per_mm, card_px_per_mm
-    # card pixel centre p -> face u = (p + 0.5) / c mm -> table -> canvas
+    # card pixel centre p -> face u = (p + 0.5) / c mm of the poker-size image -> table -> canvas
     linear = np.column_stack([right, down]) * r / c
     table_at_zero = np.array([pose.x, pose.y]) + right * (0.5 / c - CARD_WIDTH_MM / 2) + down * (0.5 / c - CARD_HEIGHT_MM / 2)
     translation = (table_at_zero - np.array(geometry.origin)) * r - 0.5 - np.array(offset, np.float64)
     return np.column_stack([linear, translation]).astype(np.float64)
 
 
-def card_outline(pose: Pose, flip: float = 1.0) -> np.ndarray:
+def card_outline(pose: Pose, flip: float = 1.0, card_mm: tuple[float, float] = POKER) -> np.ndarray:
     """The card's four corners (face TL, TR, BR, BL) in the table frame, narrowed by `flip`."""
-    return pose.corners(CARD_WIDTH_MM * flip, CARD_HEIGHT_MM)
+    return pose.corners(card_mm[0] * flip, card_mm[1])
 
 
 def blend_into(canvas: np.ndarray, box: tuple[int, int, int, int], colour: np.ndarray, alpha: np.ndarray) -> None:
@@ -82,14 +91,15 @@ def blend_into(canvas: np.ndarray, box: tuple[int, int, int, int], colour: np.nd
 
 
 def draw_card(canvas: np.ndarray, geometry: CanvasGeometry, image: np.ndarray, mask: np.ndarray, card_px_per_mm: float,
-              pose: Pose, *, flip: float = 1.0, shade: np.ndarray | None = None) -> tuple[int, int, int, int] | None:
-    """Warps a card image (with its mask) onto the canvas at `pose`; `shade` (same size as the card, float32)
-    multiplies its colours (bends, dirt, glare). Returns the box drawn."""
-    box = geometry.box(card_outline(pose, flip), pad_mm=1.0)
+              pose: Pose, *, flip: float = 1.0, shade: np.ndarray | None = None,
+              card_mm: tuple[float, float] = POKER) -> tuple[int, int, int, int] | None:
+    """Warps a card image (with its mask) onto the canvas at `pose`, `card_mm` in size; `shade` (same size as
+    the card image, float32) multiplies its colours (bends, dirt, glare). Returns the box drawn."""
+    box = geometry.box(card_outline(pose, flip, card_mm), pad_mm=1.0)
     if box is None:
         return None
     x0, y0, x1, y1 = box
-    matrix = card_affine(pose, card_px_per_mm, geometry, (x0, y0), flip)
+    matrix = card_affine(pose, card_px_per_mm, geometry, (x0, y0), flip, card_mm)
     size = (x1 - x0, y1 - y0)
     source = image if shade is None else np.clip(image.astype(np.float32) * shade[..., None], 0, 255).astype(np.uint8)
     warped = cv2.warpAffine(source, matrix, size, flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)

@@ -20,7 +20,7 @@ from referee.rules.cards import Card
 from referee.sim.script import GameScript
 from referee.synth import faces
 from referee.synth.camera import Camera, random_camera
-from referee.synth.canvas import CanvasGeometry, blend_into, card_affine, card_outline, darken, draw_card, draw_markers, fill_polygon
+from referee.synth.canvas import POKER, CanvasGeometry, blend_into, card_affine, card_outline, darken, draw_card, draw_markers, fill_polygon
 from referee.synth.effects import apply_look, make_look, motion_blur
 from referee.synth.hands import ArmStyle, HandShape, draw_body, draw_hand_patch, hand_shape, random_style, shoulder_point
 from referee.sim.script import Place
@@ -99,14 +99,17 @@ class TableRenderer:
     def __init__(self, script: GameScript, *, size: str = "720p", fps: int = 30, seed: int = 0,
                  layout: TableLayout | None = None, camera: Camera | None = None, design: str | None = None,
                  scene: object | None = None, max_px_per_mm: float = 2.75, people: bool = True, markers: bool = True,
-                 parallax: bool | None = None) -> None:
+                 parallax: bool | None = None, card_mm: tuple[float, float] = POKER) -> None:
         """`scene` replaces the game's timeline with any object with a `state(t) -> SceneState` (still
         scenes for datasets); `max_px_per_mm` caps the working canvas's resolution (close-up cameras
         want more); `people` and `markers` switch off the players' bodies and the ArUco sheets.
         `parallax`: hands and cards in the air are drawn where the camera sees them, displaced from the
         table point beneath them by their height (see `_seen_from_above`); their shadows stay on the table.
-        Default: the environment's REFEREE_PARALLAX (1 or 0), else off (the renders benchmarks measured)."""
+        Default: the environment's REFEREE_PARALLAX (1 or 0), else off (the renders benchmarks measured).
+        `card_mm`: the cards' size on the table (`canvas.CARD_SIZES`), each face drawn at the poker size and
+        stretched to it."""
         self.layout = layout or TableLayout()
+        self.card_mm = card_mm
         self.fps = fps
         self.seed = seed
         self.max_px_per_mm = max_px_per_mm
@@ -233,7 +236,8 @@ class TableRenderer:
 
     def _draw_table_card(self, canvas: np.ndarray, table_card: TableCard) -> None:
         image, mask = self.card_images(table_card.card, table_card.face_up)
-        draw_card(canvas, self.geometry, image, mask, self.card_px_per_mm, table_card.pose, shade=self.card_shade(table_card.card))
+        draw_card(canvas, self.geometry, image, mask, self.card_px_per_mm, table_card.pose, shade=self.card_shade(table_card.card),
+                  card_mm=self.card_mm)
 
     def _pile_cards(self, state: SceneState) -> dict[Place, tuple[TableCard, ...]]:
         return {place: tuple(visible_pile_cards(cards)) for place, cards in state.piles.items() if cards}
@@ -256,7 +260,7 @@ class TableRenderer:
             if not changed:
                 return
             boxes = []
-            outlines = [card_outline(c.pose) for key in changed if isinstance(key, Place) for c in self._piles.get(key, ()) + piles.get(key, ())]
+            outlines = [card_outline(c.pose, card_mm=self.card_mm) for key in changed if isinstance(key, Place) for c in self._piles.get(key, ()) + piles.get(key, ())]
             if outlines:
                 boxes.append(self.geometry.box(np.concatenate(outlines), pad_mm=SHADOW_PAD_MM))
             for hand in self._resting + resting:
@@ -278,18 +282,19 @@ class TableRenderer:
         cards = []
         for place in sorted(piles, key=str):
             for card in piles[place]:
-                if sub.box(card_outline(card.pose), pad_mm=SHADOW_PAD_MM) is not None:
+                if sub.box(card_outline(card.pose, card_mm=self.card_mm), pad_mm=SHADOW_PAD_MM) is not None:
                     cards.append(card)
         if cards:
             mask = np.zeros((y1 - y0, x1 - x0), np.uint8)
             shift = self.light * 2.0  # cards lie 1-2 mm proud of the table, with their own thickness
             for card in cards:
-                fill_polygon(mask, sub, card_outline(card.pose) + shift, 255)
+                fill_polygon(mask, sub, card_outline(card.pose, card_mm=self.card_mm) + shift, 255)
             shadow = cv2.GaussianBlur(mask.astype(np.float32) / 255.0, (0, 0), max(0.8, 1.5 * g.px_per_mm)) * np.float32(0.35)
             darken(region, (0, 0, x1 - x0, y1 - y0), shadow)
             for card in cards:
                 image, card_mask = self.card_images(card.card, card.face_up)
-                draw_card(region, sub, image, card_mask, self.card_px_per_mm, card.pose, shade=self.card_shade(card.card))
+                draw_card(region, sub, image, card_mask, self.card_px_per_mm, card.pose, shade=self.card_shade(card.card),
+                          card_mm=self.card_mm)
         for hand in resting:
             self._resting_layer(hand).apply(region, (x0, y0))
         self.settled[y0:y1, x0:x1] = region
@@ -304,14 +309,14 @@ class TableRenderer:
 
     def _card_patch(self, moving: MovingCard) -> tuple[tuple[int, int, int, int], np.ndarray, np.ndarray] | None:
         g = self.geometry
-        box = g.box(card_outline(moving.pose, max(moving.flip, 0.02)), pad_mm=3.0)
+        box = g.box(card_outline(moving.pose, max(moving.flip, 0.02), self.card_mm), pad_mm=3.0)
         if box is None:
             return None
         x0, y0, x1, y1 = box
         image, mask = self.card_images(moving.card, moving.face_up)
         shade = self.card_shade(moving.card) * np.float32(1.0 + 0.002 * moving.lift)
         source = np.clip(image.astype(np.float32) * shade[..., None], 0, 255)
-        matrix = card_affine(moving.pose, self.card_px_per_mm, g, (x0, y0), max(moving.flip, 0.02))
+        matrix = card_affine(moving.pose, self.card_px_per_mm, g, (x0, y0), max(moving.flip, 0.02), self.card_mm)
         size = (x1 - x0, y1 - y0)
         colour = cv2.warpAffine(source, matrix, size, flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
         alpha = cv2.warpAffine(mask.astype(np.float32) / 255.0, matrix, size, flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT)
@@ -476,7 +481,7 @@ class TableRenderer:
         ids = np.zeros((lg.height, lg.width), np.uint16)
         drawn = all_table_cards(state)
         flips = [max(getattr(card, "flip", 1.0), 0.02) for _, card in drawn]
-        outlines = [card_outline(card.pose, flip) for (_, card), flip in zip(drawn, flips)]
+        outlines = [card_outline(card.pose, flip, self.card_mm) for (_, card), flip in zip(drawn, flips)]
         for k, outline in enumerate(outlines, start=1):
             cv2.fillConvexPoly(ids, lg.to_fixed(outline), k, cv2.LINE_8, 4)
         hulls = []
@@ -543,11 +548,11 @@ class TableRenderer:
 
     def _index_box_corners(self, pose: Pose, flip: float) -> tuple[np.ndarray, np.ndarray]:
         """The two corner-index boxes of a face-up card, as quads in the table frame."""
-        x0, y0, x1, y1 = faces.index_box_mm(self.design)
+        x0, y0, x1, y1 = faces.index_box_mm(self.design)  # on the poker-size face, stretched to the card's size
         w, h = faces.CARD_WIDTH_MM, faces.CARD_HEIGHT_MM
         a = math.radians(pose.angle)
-        right = np.array([math.cos(a), math.sin(a)]) * flip
-        down = np.array([math.sin(a), -math.cos(a)])
+        right = np.array([math.cos(a), math.sin(a)]) * flip * (self.card_mm[0] / w)
+        down = np.array([math.sin(a), -math.cos(a)]) * (self.card_mm[1] / h)
         centre = np.array([pose.x, pose.y])
         out = []
         for corners in (((x0, y0), (x1, y0), (x1, y1), (x0, y1)), ((w - x1, h - y1), (w - x0, h - y1), (w - x0, h - y0), (w - x1, h - y0))):

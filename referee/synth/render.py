@@ -31,6 +31,7 @@ from referee.errors import RefereeError
 from referee.rules.events import Event
 from referee.sim.script import GameScript
 from referee.synth.camera import Camera, image_size
+from referee.synth.canvas import CARD_SIZES
 from referee.synth.frames import REBUILD_EVERY, TableRenderer
 from referee.table.layout import TableLayout
 
@@ -174,18 +175,21 @@ def corners_record(renderer: TableRenderer, fps: float) -> dict:
         },
         "design": renderer.design,
         "back": renderer.back_design,
+        "card_mm": list(renderer.card_mm),
     }
 
 
 def render_game(script: GameScript, out_dir: pathlib.Path, *, fps: int = 30, size: str = "720p",
                 seconds: float | None = None, seed: int = 0, layout: TableLayout | None = None,
                 camera: Camera | None = None, design: str | None = None, sheet_frames: int = 12,
-                workers: int | None = None, parallax: bool | None = None) -> RenderResult:
+                workers: int | None = None, parallax: bool | None = None, card_size: str = "poker") -> RenderResult:
     """Renders `script` (its first `seconds`, or all of it) as seen by a random camera drawn from `seed`.
 
     `workers` processes render frames in parallel (default: up to 2, the cores this project budgets);
     the output is the same for any number of workers. `parallax`: hands and cards in the air drawn
-    where the camera sees them (`TableRenderer`; default: the environment's REFEREE_PARALLAX, else off)."""
+    where the camera sees them (`TableRenderer`; default: the environment's REFEREE_PARALLAX, else off).
+    `card_size`: the cards' size on the table, `poker` (63 x 88 mm) or `bridge` (57 x 89 mm: each face drawn
+    a tenth narrower), `canvas.CARD_SIZES`."""
     if fps not in (15, 24, 25, 30, 50, 60):
         raise RenderError(f"fps must be one of 15, 24, 25, 30, 50, 60; got {fps}")
     try:
@@ -201,7 +205,10 @@ def render_game(script: GameScript, out_dir: pathlib.Path, *, fps: int = 30, siz
     if duration <= 0:
         raise RenderError(f"nothing to render: the game lasts {script.duration:.2f} s and --seconds is {seconds}")
     frames = max(1, int(math.floor(duration * fps + 1e-9)))
-    renderer = TableRenderer(script, size=size, fps=fps, seed=seed, layout=layout, camera=camera, design=design, parallax=parallax)
+    if card_size not in CARD_SIZES:
+        raise RenderError(f"card size must be one of {', '.join(CARD_SIZES)}; got {card_size}")
+    renderer = TableRenderer(script, size=size, fps=fps, seed=seed, layout=layout, camera=camera, design=design, parallax=parallax,
+                             card_mm=CARD_SIZES[card_size])
     width, height = renderer.camera.width, renderer.camera.height
     layout = renderer.layout
 
@@ -214,7 +221,7 @@ def render_game(script: GameScript, out_dir: pathlib.Path, *, fps: int = 30, siz
     writer, codec = _open_writer(paths["video.mp4"], fps, (width, height))
     sheet_at = set(np.linspace(0, frames - 1, min(sheet_frames, frames)).round().astype(int).tolist())
     sheet_images, captions = [], []
-    options = dict(size=size, fps=fps, seed=seed, layout=layout, camera=renderer.camera, design=renderer.design,
+    options = dict(size=size, fps=fps, seed=seed, layout=layout, camera=renderer.camera, design=renderer.design, card_mm=renderer.card_mm,
                    parallax=renderer.parallax)
     try:
         with open(paths["labels.jsonl"], "w", encoding="utf-8") as labels:

@@ -94,3 +94,24 @@ def test_with_parallax_a_card_in_the_air_is_labelled_where_it_is_drawn(tilted):
     assert np.allclose(quads[False], tilted.project(card_outline(pose, 1.0)), atol=0.1)
     assert np.allclose(quads[True], tilted.project(card_outline(pose, 1.0), 30.0), atol=0.1)
     assert np.abs(quads[True] - quads[False]).max() > 5  # pixels: the lift shows
+
+
+def test_a_bridge_size_card_is_labelled_at_its_size_with_its_indices_inside_it(tilted):
+    from types import SimpleNamespace
+
+    from referee.rules.cards import Card
+    from referee.synth.canvas import CARD_SIZES, card_outline
+    from referee.synth.scene import MovingCard, Pose, SceneState
+
+    pose = Pose(650.0, 120.0, 10.0)
+    moving = MovingCard(Card.parse("5S"), pose, True, 1.0, 0.0, (0.0, 0.0), SimpleNamespace(t_grab=0.0))
+    state = SceneState(0.0, {}, [moving], [], ())
+    renderer = TableRenderer(EMPTY, size="480p", fps=15, seed=3, camera=tilted, people=False, markers=False,
+                             card_mm=CARD_SIZES["bridge"])
+    card = renderer.labels(state, [], 0)["cards"][0]
+    assert np.allclose(card["quad"], tilted.project(card_outline(pose, 1.0, CARD_SIZES["bridge"])), atol=0.1)
+    assert not np.allclose(card["quad"], tilted.project(card_outline(pose, 1.0)), atol=1.0)
+    quad = np.array(card["quad"], np.float32)
+    import cv2
+    for box in card["index_boxes"]:
+        assert all(cv2.pointPolygonTest(quad, (float(x), float(y)), False) >= 0 for x, y in box["quad"])

@@ -129,6 +129,7 @@ def test_same_seed_same_output_whatever_the_number_of_workers(rendered, tmp_path
     ({"fps": 7}, "fps must be"),
     ({"size": "4k"}, "unknown video size"),
     ({"seconds": 0}, "nothing to render"),
+    ({"card_size": "tarot"}, "card size must be one of poker, bridge"),
 ])
 def test_bad_arguments_are_referee_errors(tmp_path, kwargs, message):
     with pytest.raises(RenderError, match=message):

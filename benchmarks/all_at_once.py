@@ -125,6 +125,13 @@ def referee_games(chosen: list[tuple[int, int, float, str, str]], keep: pathlib.
     return games, clips
 
 
+def games_and_clips(games: list[dict], clips: list[dict]) -> dict:
+    """The games' and the clips' scores, and the clips' plays of their first second apart."""
+    return {"games": summarise(games), "clips": summarise(clips),
+            "clips_opening_second": {key: sum(clip["opening_second"][key] for clip in clips)
+                                     for key in ("true", "found", "all_right", "extra")}}
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--models", help="recognition models folder; default: the shipped models/")
@@ -137,10 +144,7 @@ def main() -> int:
     args = parser.parse_args()
     chosen = fresh_games(args.seeds) if args.seeds else QUICK_GAMES if args.quick else GAMES
     games, clips = referee_games(chosen, args.keep, args.models)
-    summary = {"games": summarise(games), "clips": summarise(clips),
-               "clips_opening_second": {key: sum(clip["opening_second"][key] for clip in clips)
-                                        for key in ("true", "found", "all_right", "extra")}}
-    write_report(args.out, summary, games, clips=clips)
+    write_report(args.out, games_and_clips(games, clips), games, clips=clips)
     return 0
 
 

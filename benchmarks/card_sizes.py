@@ -17,18 +17,11 @@ import json
 import pathlib
 import sys
 
-from benchmarks.all_at_once import GAMES, QUICK_GAMES, referee_games
-from benchmarks.referee_accuracy import summarise, write_report
+from benchmarks.all_at_once import GAMES, QUICK_GAMES, games_and_clips, referee_games
+from benchmarks.referee_accuracy import write_report
 
 #: The deals: `all_at_once`'s first six (two decks, both frame rates, six changes of light).
 SIZED_GAMES = GAMES[:6]
-
-
-def sized_summary(games: list[dict], clips: list[dict]) -> dict:
-    """The games' and the clips' scores, and each clip's plays of its first second apart."""
-    return {"games": summarise(games), "clips": summarise(clips),
-            "clips_opening_second": {key: sum(clip["opening_second"][key] for clip in clips)
-                                     for key in ("true", "found", "all_right", "extra")}}
 
 
 def main() -> int:
@@ -43,7 +36,7 @@ def main() -> int:
     summary, rows = {}, {}
     for size in ("bridge", "poker") if args.poker_too else ("bridge",):
         games, clips = referee_games(chosen, args.keep, args.models, card_size=size)
-        summary[size] = sized_summary(games, clips)
+        summary[size] = games_and_clips(games, clips)
         rows[size] = {"games": games, "clips": clips}
         print(json.dumps({size: {part: {key: summary[size][part][key] for key in ("true_card_events", "recall", "all_right")}
                                  for part in ("games", "clips")}}), flush=True)

@@ -234,6 +234,10 @@ class TableRenderer:
             self._shade_cache[key] = shade.astype(np.float32)
         return self._shade_cache[key]
 
+    def _outline(self, pose: Pose, flip: float = 1.0) -> np.ndarray:
+        """A card's four corners on the table at this renderer's card size (`canvas.card_outline`)."""
+        return card_outline(pose, flip, self.card_mm)
+
     def _draw_table_card(self, canvas: np.ndarray, table_card: TableCard) -> None:
         image, mask = self.card_images(table_card.card, table_card.face_up)
         draw_card(canvas, self.geometry, image, mask, self.card_px_per_mm, table_card.pose, shade=self.card_shade(table_card.card),
@@ -260,7 +264,7 @@ class TableRenderer:
             if not changed:
                 return
             boxes = []
-            outlines = [card_outline(c.pose, card_mm=self.card_mm) for key in changed if isinstance(key, Place) for c in self._piles.get(key, ()) + piles.get(key, ())]
+            outlines = [self._outline(c.pose) for key in changed if isinstance(key, Place) for c in self._piles.get(key, ()) + piles.get(key, ())]
             if outlines:
                 boxes.append(self.geometry.box(np.concatenate(outlines), pad_mm=SHADOW_PAD_MM))
             for hand in self._resting + resting:
@@ -282,13 +286,13 @@ class TableRenderer:
         cards = []
         for place in sorted(piles, key=str):
             for card in piles[place]:
-                if sub.box(card_outline(card.pose, card_mm=self.card_mm), pad_mm=SHADOW_PAD_MM) is not None:
+                if sub.box(self._outline(card.pose), pad_mm=SHADOW_PAD_MM) is not None:
                     cards.append(card)
         if cards:
             mask = np.zeros((y1 - y0, x1 - x0), np.uint8)
             shift = self.light * 2.0  # cards lie 1-2 mm proud of the table, with their own thickness
             for card in cards:
-                fill_polygon(mask, sub, card_outline(card.pose, card_mm=self.card_mm) + shift, 255)
+                fill_polygon(mask, sub, self._outline(card.pose) + shift, 255)
             shadow = cv2.GaussianBlur(mask.astype(np.float32) / 255.0, (0, 0), max(0.8, 1.5 * g.px_per_mm)) * np.float32(0.35)
             darken(region, (0, 0, x1 - x0, y1 - y0), shadow)
             for card in cards:
@@ -309,7 +313,7 @@ class TableRenderer:
 
     def _card_patch(self, moving: MovingCard) -> tuple[tuple[int, int, int, int], np.ndarray, np.ndarray] | None:
         g = self.geometry
-        box = g.box(card_outline(moving.pose, max(moving.flip, 0.02), self.card_mm), pad_mm=3.0)
+        box = g.box(self._outline(moving.pose, max(moving.flip, 0.02)), pad_mm=3.0)
         if box is None:
             return None
         x0, y0, x1, y1 = box
@@ -481,7 +485,7 @@ class TableRenderer:
         ids = np.zeros((lg.height, lg.width), np.uint16)
         drawn = all_table_cards(state)
         flips = [max(getattr(card, "flip", 1.0), 0.02) for _, card in drawn]
-        outlines = [card_outline(card.pose, flip, self.card_mm) for (_, card), flip in zip(drawn, flips)]
+        outlines = [self._outline(card.pose, flip) for (_, card), flip in zip(drawn, flips)]
         for k, outline in enumerate(outlines, start=1):
             cv2.fillConvexPoly(ids, lg.to_fixed(outline), k, cv2.LINE_8, 4)
         hulls = []

@@ -1,5 +1,6 @@
 """Card decks drawn from the SVG files of Debian's `gnome-cards-data` (aisleriot), when installed, and, for
-the benchmarks alone, of `kdegames-card-data-kf5` (KDE's card decks, `OTHER_DECKS`).
+the benchmarks alone, of `kdegames-card-data-kf5` (KDE's card decks, `OTHER_DECKS`) and of the free decks kept in
+this repository, one file a card (`FILE_DECKS`).
 
 The decks are rasterised at run time through the system's librsvg and cairo (loaded with ctypes, so no
 extra Python package is needed) and kept in memory only; nothing rasterised is ever written to the
@@ -52,6 +53,16 @@ KDE_FOLDER = pathlib.Path("/usr/share/carddecks")
 
 _SUIT_NAMES = {"S": "spade", "H": "heart", "D": "diamond", "C": "club"}
 _RANK_NAMES = {"A": "1", "J": "jack", "Q": "queen", "K": "king"}
+
+#: Decks kept in this repository, one SVG file a card (`decks/<deck>/<rank><suit>.svgz`, ten as `T`), gzipped as
+#: they came: `kennard`, Adrian Kennard's public-domain (CC0) cards from https://www.me.uk/cards/, as the npm
+#: package `react-free-playing-cards` 0.4.2 ships them (`src/images/2color`). The most used free deck art there is,
+#: so likely art for a table the referee never saw: like KDE's decks no model trains on it and no seed's game draws
+#: it unless asked (`faces.PUBLIC_DESIGNS`). No back of its own (a drawn back is picked).
+FILE_DECKS = ("kennard",)
+FILE_DECK_FOLDER = pathlib.Path(__file__).resolve().parent / "decks"
+_FILE_RANKS = {"1": "A", "10": "T", "jack": "J", "queen": "Q", "king": "K"}
+_FILE_SUITS = {name: letter for letter, name in _SUIT_NAMES.items()}
 
 
 class _RsvgRectangle(ctypes.Structure):
@@ -114,6 +125,10 @@ def _libraries() -> tuple[ctypes.CDLL, ctypes.CDLL] | None:
 
 
 def deck_path(name: str) -> pathlib.Path | None:
+    """The deck's file (its folder, for a deck of `FILE_DECKS`), or None where it is not here."""
+    if name in FILE_DECKS:
+        folder = FILE_DECK_FOLDER / name
+        return folder if (folder / "KS.svgz").is_file() else None
     if name.startswith("kde-"):
         return next(iter(sorted((KDE_FOLDER / f"svg-{name[4:]}").glob("*.svgz"))), None)
     for folder in DECK_FOLDERS:
@@ -194,8 +209,11 @@ def render_element(name: str, element: str, width_px: int, height_px: int) -> np
     Returns a BGRA uint8 image (premultiplied alpha undone). Raises KeyError for a missing element."""
     if _libraries() is None:
         raise RuntimeError("librsvg/cairo are not available")
-    x, y, width, height = _box_on_its_page(name, element) if name.startswith("kde-") else _card_rect(name, element)
-    image = _rasterise(name, element, width_px, height_px, (width_px / width, height_px / height), (-x, -y)).astype(np.float32)
+    if name in FILE_DECKS:
+        image = _rasterise_file(_card_file(name, element), width_px, height_px).astype(np.float32)
+    else:
+        x, y, width, height = _box_on_its_page(name, element) if name.startswith("kde-") else _card_rect(name, element)
+        image = _rasterise(name, element, width_px, height_px, (width_px / width, height_px / height), (-x, -y)).astype(np.float32)
     alpha = image[..., 3:4]
     colour = np.where(alpha > 0, image[..., :3] * 255.0 / np.maximum(alpha, 1), 0)
     return np.dstack([np.clip(colour, 0, 255), alpha]).astype(np.uint8)
@@ -220,6 +238,63 @@ def _rasterise(name: str, element: str, width_px: int, height_px: int, scale: tu
     if not ok:
         raise ValueError(f"librsvg could not render {element!r} of deck {name!r}")
     return buffer.reshape(height_px, stride)[:, : width_px * 4].reshape(height_px, width_px, 4)
+
+
+def _card_file(name: str, element: str) -> pathlib.Path:
+    """The file of `element` (`club_king`) in a deck of `FILE_DECKS`; KeyError where it has none (`back`)."""
+    suit, _, rank = element.partition("_")
+    folder = deck_path(name)
+    if folder is None:
+        raise FileNotFoundError(f"no card files for deck {name!r} in {FILE_DECK_FOLDER}")
+    if suit not in _FILE_SUITS or not rank:
+        raise KeyError(f"deck {name!r} has no element {element!r}")
+    path = folder / f"{_FILE_RANKS.get(rank, rank)}{_FILE_SUITS[suit]}.svgz"
+    if not path.is_file():
+        raise KeyError(f"deck {name!r} has no element {element!r}")
+    return path
+
+
+def _rasterise_file(path: pathlib.Path, width_px: int, height_px: int) -> np.ndarray:
+    """A whole one-card SVG document drawn into a width_px x height_px ARGB picture (premultiplied, BGRA)."""
+    rsvg, cairo = _libraries()  # type: ignore[misc]
+    data = gzip.decompress(path.read_bytes())
+    handle = rsvg.rsvg_handle_new_from_data(data, len(data), None)
+    if not handle:
+        raise ValueError(f"librsvg cannot read {path}")
+    dimensions = _RsvgDimensions()
+    rsvg.rsvg_handle_get_dimensions(handle, ctypes.byref(dimensions))
+    document = _RsvgRectangle(0.0, 0.0, float(dimensions.width), float(dimensions.height))
+    surface = cairo.cairo_image_surface_create(0, width_px, height_px)  # CAIRO_FORMAT_ARGB32
+    context = cairo.cairo_create(surface)
+    cairo.cairo_scale(context, width_px / document.width, height_px / document.height)
+    ok = rsvg.rsvg_handle_render_layer(handle, context, None, ctypes.byref(document), None)
+    cairo.cairo_surface_flush(surface)
+    stride = cairo.cairo_image_surface_get_stride(surface)
+    buffer = np.ctypeslib.as_array(cairo.cairo_image_surface_get_data(surface), shape=(height_px * stride,)).copy()
+    cairo.cairo_destroy(context)
+    cairo.cairo_surface_destroy(surface)
+    _unref(handle)
+    if not ok:
+        raise ValueError(f"librsvg could not render {path}")
+    return buffer.reshape(height_px, stride)[:, : width_px * 4].reshape(height_px, width_px, 4)
+
+
+@functools.lru_cache(maxsize=1)
+def _gobject() -> ctypes.CDLL | None:
+    name = ctypes.util.find_library("gobject-2.0")
+    if not name:
+        return None
+    library = ctypes.CDLL(name)
+    library.g_object_unref.argtypes = [ctypes.c_void_p]
+    library.g_object_unref.restype = None
+    return library
+
+
+def _unref(handle: int) -> None:
+    """Frees a handle drawn once (the decks' own stay open, `_handle`); left alone where GObject is not found."""
+    library = _gobject()
+    if library is not None:
+        library.g_object_unref(handle)
 
 
 #: Width (px) at which a KDE deck's whole page is drawn to find one card on it (a card about 150 px wide there).

@@ -20,6 +20,7 @@ def test_each_deck_deals_as_many_games_in_turn_on_seeds_no_other_benchmark_uses(
     assert all(decks.count(design) == len(games) // len(faces.OTHER_DESIGNS) for design in faces.OTHER_DESIGNS)
     assert set(decks) == set(faces.OTHER_DESIGNS)
     assert {fps for _, fps, *_ in games} == {30, 60}
+    assert not set(other_decks.PUBLIC_SEEDS) & set(others + other_decks.SEEDS)
 
 
 def test_without_the_decks_it_says_what_to_install_and_fails(monkeypatch, capsys):
@@ -28,3 +29,11 @@ def test_without_the_decks_it_says_what_to_install_and_fails(monkeypatch, capsys
     assert other_decks.main() == 2
     error = capsys.readouterr().err
     assert error.startswith("error: ") and "kdegames-card-data-kf5" in error and error.count("\n") == 1
+
+
+def test_where_the_repositorys_decks_cannot_be_drawn_public_says_why_and_fails(monkeypatch, capsys):
+    monkeypatch.setattr(faces, "PUBLIC_DESIGNS", ())
+    monkeypatch.setattr(sys, "argv", ["other_decks", "--public", "--quick"])
+    assert other_decks.main() == 2
+    error = capsys.readouterr().err
+    assert error.startswith("error: ") and "librsvg" in error and error.count("\n") == 1

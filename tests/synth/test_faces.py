@@ -9,7 +9,7 @@ PX_PER_MM = 3.0
 TRAINING_ONLY = [design for design in faces.SUIT_DESIGNS if design not in faces.DESIGNS]
 
 
-@pytest.mark.parametrize("design", faces.DESIGNS + tuple(TRAINING_ONLY) + faces.OTHER_DESIGNS)
+@pytest.mark.parametrize("design", faces.DESIGNS + tuple(TRAINING_ONLY) + faces.OTHER_DESIGNS + faces.PUBLIC_DESIGNS)
 def test_every_card_of_every_design_is_a_distinct_card_sized_image(design):
     width, height = faces.card_size_px(PX_PER_MM)
     seen = set()
@@ -20,7 +20,7 @@ def test_every_card_of_every_design_is_a_distinct_card_sized_image(design):
     assert len(seen) == 52
 
 
-@pytest.mark.parametrize("design", faces.TRAINING_DESIGNS + faces.OTHER_DESIGNS)
+@pytest.mark.parametrize("design", faces.TRAINING_DESIGNS + faces.OTHER_DESIGNS + faces.PUBLIC_DESIGNS)
 def test_index_box_lies_in_the_top_left_corner_and_holds_ink(design):
     x0, y0, x1, y1 = faces.index_box_mm(design)
     assert 0 <= x0 < x1 <= 20 and 0 <= y0 < y1 <= 32
@@ -54,7 +54,7 @@ def test_bad_requests_raise(design, card):
         faces.card_face(card, design, 3)
 
 
-@pytest.mark.parametrize("design", ["classic"] + TRAINING_ONLY + list(faces.OTHER_DESIGNS))
+@pytest.mark.parametrize("design", ["classic"] + TRAINING_ONLY + list(faces.OTHER_DESIGNS + faces.PUBLIC_DESIGNS))
 def test_red_suits_are_drawn_red_and_black_suits_black(design):
     red = faces.card_face(Card("5", "H"), design, 5).reshape(-1, 3).astype(int)
     black = faces.card_face(Card("5", "S"), design, 5).reshape(-1, 3).astype(int)
@@ -74,13 +74,13 @@ def test_no_model_trains_on_the_other_decks_and_no_game_draws_them_unasked():
     from models.face_data import _backs as training_backs
     from models.train import training_designs
 
-    others = set(faces.OTHER_DESIGNS)
+    others = set(faces.OTHER_DESIGNS + faces.PUBLIC_DESIGNS)
     assert not others & set(faces.SUIT_DESIGNS) and not others & set(training_designs())
     assert not others & set(faces.back_designs()) and not others & set(training_backs())
     assert not others & set(faces.DESIGNS)
 
 
-@pytest.mark.parametrize("design", faces.OTHER_DESIGNS)
+@pytest.mark.parametrize("design", faces.OTHER_DESIGNS + faces.PUBLIC_DESIGNS)
 def test_an_other_deck_is_dealt_with_its_own_back_where_it_has_one_else_a_drawn_one(design):
     back = faces.card_back(design, PX_PER_MM)
     assert back.shape == faces.card_face(full_deck()[0], design, PX_PER_MM).shape

@@ -52,9 +52,10 @@ def test_a_card_laid_before_the_layout_is_ruled_after_it_on_the_first_frame_s_to
 @pytest.mark.parametrize("first_frame, first_mm", [(HAND_THERE_FRAMES - 1, 0.0), (HAND_THERE_FRAMES, 0.0),
                                                     (HAND_THERE_FRAMES - 1, HAND_THERE_MM + 10)])
 def test_a_touch_in_the_first_frames_is_a_hand_already_there_and_its_card_part_of_the_layout(first_frame, first_mm):
-    """... when the hand was at the pile as the video began; one first seen further off (an arm reaching
-    across to the other pile at the opening spits) came in view, and its touch is timed as any other."""
-    start = opening()
+    """... when the hand was at the pile as the video began, over the card there (the first frame named it
+    unsurely); one first seen further off (an arm reaching across to the other pile at the opening spits) came in
+    view, and its touch is timed as any other."""
+    start = opening(pile1=sure("8H", confidence=0.5))
     start.saw_hand(1, 1, first_mm)        # B's hand, first seen in the second frame
     start.saw_hand(0, HAND_THERE_FRAMES, 0.0)  # A's hand, seen at its pile only once the video was under way
     start.early.append(arrival(first_frame * PERIOD + 0.001, 1, "B", "9C"))
@@ -68,6 +69,21 @@ def test_a_touch_in_the_first_frames_is_a_hand_already_there_and_its_card_part_o
     # what a hand still there laid on the pile taken as it was is not ruled later
     later = [Arrival(0.05, 1, 1, "B", Card.parse("9C"), 0.01), PileTouched(0.06, 1, 1, "B", 0.01), arrival(1.5, 1, "B", "10D")]
     assert start.keep(later) == (later[2:] if hand_there else later)
+
+
+@pytest.mark.parametrize("first, ruled", [(sure("8H", confidence=0.6), True), (sure("8H", confidence=0.59), False),
+                                          (Reading(Card.parse("8?"), confidence=0.9), False), (EMPTY, False)])
+def test_a_card_laid_by_the_hand_there_as_the_video_began_is_ruled_on_the_top_the_first_frame_named_surely_under_it(first, ruled):
+    # `all_at_once` seed 306's clip from 10.2 s: B's hand, at pile 0 as the clip opened, laid a 5H on the 4H the
+    # first frame named under it; taken as part of the layout, the play was lost
+    start = opening(pile0=first)
+    start.saw_hand(0, 0, 5.0)
+    touched = {0: 0.07}  # the hand there and its card: one touch, still to be judged when the layout is read
+    assert start.laid_on(touched) == ({0} if ruled else set())
+    read, _, _ = start.read(layout(piles=(sure("5H"), sure("9C"))), touched)
+    assert str(read.piles[0]) == ("8H" if ruled else "5H")
+    touch = PileTouched(0.07, 2, 0, "B", 0.01)
+    assert start.keep([touch]) == ([touch] if ruled else [])
 
 
 @pytest.mark.parametrize("later", ["arrival", "touch"], ids=["seen_landing", "still_to_be_judged"])

@@ -11,6 +11,10 @@ that open mid-game (`clip_openings`), encoded the same way. The seeds are used n
 was tuned on them; `--seeds` deals games on other seeds the same way (`fresh_games`), for a first run on
 seeds no one has looked at. Scored as `referee_accuracy` scores (each clip's plays of its first second apart too);
 results go to stdout and to benchmarks/results/all_at_once.json.
+
+`--after-touch` cuts the clips at the same plays AFTER_TOUCH s after each touched its pile instead (the card just
+down, the hand that laid it still on it, as a clip cut anywhere in a race often opens; that play itself is
+before the clip and not to be ruled); results to benchmarks/results/all_at_once_after_touch.json.
 """
 
 from __future__ import annotations
@@ -28,6 +32,8 @@ from benchmarks.referee_light import changed_copy, relight
 from benchmarks.rendered import game_folder, render_once
 from benchmarks.touch_order import racing_players
 
+#: `--after-touch`: the clips open this long after a play touched its pile (a frame at 30 fps)
+AFTER_TOUCH = 0.03
 #: The unseen decks and changes of light that `fresh_games` deals in turn.
 FRESH_DESIGNS = ("hershey", "svg:dondorf")
 FRESH_LIGHTS = ("flicker", "warm", "shadow", "lean", "dimmed", "leave")
@@ -98,10 +104,10 @@ def render(folder: pathlib.Path, seed: int, fps: int, seconds: float, design: st
 
 
 def referee_games(chosen: list[tuple[int, int, float, str, str]], keep: pathlib.Path | None,
-                  models: str | None, card_size: str = "poker") -> tuple[list[dict], list[dict]]:
+                  models: str | None, card_size: str = "poker", after_touch: float | None = None) -> tuple[list[dict], list[dict]]:
     """Each of `chosen` (seed, fps, seconds, deck design, light) rendered (or found in `keep`) with cards of
-    `card_size`, relit, encoded, refereed whole and cut into CLIPS clips refereed each: the scores of the games
-    and of the clips."""
+    `card_size`, relit, encoded, refereed whole and cut into CLIPS clips refereed each (opening `after_touch` s
+    after a play's touch where given, see `cut_points`): the scores of the games and of the clips."""
     games, clips = [], []
     for seed, fps, seconds, design, light in chosen:
         size = "" if card_size == "poker" else f"_{card_size}"
@@ -115,8 +121,9 @@ def referee_games(chosen: list[tuple[int, int, float, str, str]], keep: pathlib.
             games.append(game)
             print(json.dumps({key: game[key] for key in ("seed", "fps", "design", "light", "tilt", "true_card_events", "found", "extra",
                                                          "all_right")}), flush=True)
-            for start in cut_points(lit / "truth.jsonl", seed, seconds, CLIPS):
-                clip_folder = encoded_copy(cut_clip(lit, start, CLIP_SECONDS), lit / f"clip_{start:g}s_{CODEC}", CODEC)
+            for start in cut_points(lit / "truth.jsonl", seed, seconds, CLIPS, after_touch):
+                name = f"clip_{start:g}s_{CODEC}" if after_touch is None else f"touched_{start:g}s_{CODEC}"
+                clip_folder = encoded_copy(cut_clip(lit, start, CLIP_SECONDS), lit / name, CODEC)
                 clip = run_game(seed, fps, CLIP_SECONDS, clip_folder, models, use_labels=False)
                 clip.update(starts_at=start, opening_second=opening_second(clip_folder))
                 clips.append(clip)
@@ -140,11 +147,15 @@ def main() -> int:
     parser.add_argument("--seeds", type=lambda text: [int(seed) for seed in text.split(",")], default=None,
                         help="SEED,SEED,...: games on these seeds instead (`fresh_games`), to measure the referee on seeds "
                              "nothing was tuned on; write them elsewhere with --out")
-    parser.add_argument("--out", type=pathlib.Path, default=pathlib.Path(__file__).parent / "results" / "all_at_once.json")
+    parser.add_argument("--after-touch", action="store_true",
+                        help=f"clips open {AFTER_TOUCH:g} s after a play's touch, at the same plays (the hand still on its card)")
+    parser.add_argument("--out", type=pathlib.Path, default=None,
+                        help="results file (default: benchmarks/results/all_at_once[_after_touch].json)")
     args = parser.parse_args()
+    out = args.out or pathlib.Path(__file__).parent / "results" / ("all_at_once_after_touch.json" if args.after_touch else "all_at_once.json")
     chosen = fresh_games(args.seeds) if args.seeds else QUICK_GAMES if args.quick else GAMES
-    games, clips = referee_games(chosen, args.keep, args.models)
-    write_report(args.out, games_and_clips(games, clips), games, clips=clips)
+    games, clips = referee_games(chosen, args.keep, args.models, after_touch=AFTER_TOUCH if args.after_touch else None)
+    write_report(out, games_and_clips(games, clips), games, clips=clips)
     return 0
 
 

@@ -25,13 +25,18 @@ CLIP_SECONDS = 8.0
 OPENING_SECONDS = 1.0
 
 
-def cut_points(truth_path: pathlib.Path, seed: int, seconds: float, count: int = CLIPS_PER_GAME) -> list[float]:
-    """Where to cut the game into `count` clips: a little before plays picked by the seed."""
+def cut_points(truth_path: pathlib.Path, seed: int, seconds: float, count: int = CLIPS_PER_GAME,
+               after_touch: float | None = None) -> list[float]:
+    """Where to cut the game into `count` clips: a little before plays picked by the seed, or, with
+    `after_touch`, that many seconds after each of the same plays touched its pile."""
     chance = random.Random(seed)
     plays = [json.loads(line) for line in truth_path.read_text().splitlines() if line.strip()]
     plays = [row for row in plays if row["type"] in ("play", "spit") and 3.0 <= row["t"] <= seconds - CLIP_SECONDS]
     picked = sorted(chance.sample(plays, min(count, len(plays))), key=lambda row: row["t"])
-    return [round(row["t"] - chance.uniform(0.12, 0.6), 2) for row in picked]
+    before = [chance.uniform(0.12, 0.6) for _ in picked]
+    if after_touch is not None:
+        return [round(row["t"] + after_touch, 2) for row in picked]
+    return [round(row["t"] - lead, 2) for row, lead in zip(picked, before)]
 
 
 def opening_second(clip: pathlib.Path) -> dict:

@@ -47,3 +47,12 @@ def test_clips_open_a_little_before_a_play_after_the_first_seconds(tmp_path):
     starts = clip_openings.cut_points(truth, 171, 24.0, all_at_once.CLIPS)
     assert len(starts) == all_at_once.CLIPS and starts == sorted(starts)
     assert all(any(0.12 <= t - start <= 0.6 for t in (4.0, 6.5, 9.0)) for start in starts)
+
+
+def test_after_touch_the_clips_open_just_after_the_same_plays_touched(tmp_path):
+    truth = tmp_path / "truth.jsonl"
+    truth.write_text("\n".join('{"type": "play", "t": %.2f}' % t for t in (1.0, 4.0, 6.5, 9.0, 20.0)) + "\n")
+    before = clip_openings.cut_points(truth, 171, 24.0, all_at_once.CLIPS)
+    after = clip_openings.cut_points(truth, 171, 24.0, all_at_once.CLIPS, after_touch=all_at_once.AFTER_TOUCH)
+    plays = [min((4.0, 6.5, 9.0), key=lambda t: abs(t - start - 0.36)) for start in before]
+    assert after == [round(t + all_at_once.AFTER_TOUCH, 2) for t in plays]

@@ -1,4 +1,4 @@
-"""Every hard condition at once: `python -m benchmarks.all_at_once [--keep DIR] [--models DIR] [--quick] [--seeds S,S,...]`.
+"""Every hard condition at once: `python -m benchmarks.all_at_once [--keep DIR] [--models DIR] [--quick] [--seeds S,S,...] [--after-touch]`.
 
 Each of the other benchmarks changes one thing against the suite: a deck the models never saw, a steep
 camera, hands in parallax, a lamp, a codec, a clip that opens mid-game, players racing. A game brought to
@@ -139,11 +139,17 @@ def games_and_clips(games: list[dict], clips: list[dict]) -> dict:
                                      for key in ("true", "found", "all_right", "extra")}}
 
 
-def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+def game_arguments(parser: argparse.ArgumentParser, quick: str) -> None:
+    """The options of every benchmark that deals and referees games as this one does: --models, --keep, and
+    --quick (`quick`: what it then deals)."""
     parser.add_argument("--models", help="recognition models folder; default: the shipped models/")
     parser.add_argument("--keep", type=pathlib.Path, default=None, help="keep the rendered games here and reuse them")
-    parser.add_argument("--quick", action="store_true", help="one short game and its clips")
+    parser.add_argument("--quick", action="store_true", help=quick)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    game_arguments(parser, quick="one short game and its clips")
     parser.add_argument("--seeds", type=lambda text: [int(seed) for seed in text.split(",")], default=None,
                         help="SEED,SEED,...: games on these seeds instead (`fresh_games`), to measure the referee on seeds "
                              "nothing was tuned on; write them elsewhere with --out")

@@ -17,7 +17,7 @@ import json
 import pathlib
 import sys
 
-from benchmarks.all_at_once import GAMES, QUICK_GAMES, games_and_clips, referee_games
+from benchmarks.all_at_once import GAMES, QUICK_GAMES, game_arguments, games_and_clips, referee_games
 from benchmarks.referee_accuracy import write_report
 
 #: The deals: `all_at_once`'s first six (two decks, both frame rates, six changes of light).
@@ -26,9 +26,7 @@ SIZED_GAMES = GAMES[:6]
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--models", help="recognition models folder; default: the shipped models/")
-    parser.add_argument("--keep", type=pathlib.Path, default=None, help="keep the rendered games here and reuse them")
-    parser.add_argument("--quick", action="store_true", help="one short game and its clips")
+    game_arguments(parser, quick="one short game and its clips")
     parser.add_argument("--poker-too", action="store_true", help="referee the same deals at poker size as well")
     parser.add_argument("--out", type=pathlib.Path, default=pathlib.Path(__file__).parent / "results" / "card_sizes.json")
     args = parser.parse_args()

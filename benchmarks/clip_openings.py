@@ -33,10 +33,9 @@ def cut_points(truth_path: pathlib.Path, seed: int, seconds: float, count: int =
     plays = [json.loads(line) for line in truth_path.read_text().splitlines() if line.strip()]
     plays = [row for row in plays if row["type"] in ("play", "spit") and 3.0 <= row["t"] <= seconds - CLIP_SECONDS]
     picked = sorted(chance.sample(plays, min(count, len(plays))), key=lambda row: row["t"])
-    before = [chance.uniform(0.12, 0.6) for _ in picked]
     if after_touch is not None:
         return [round(row["t"] + after_touch, 2) for row in picked]
-    return [round(row["t"] - lead, 2) for row, lead in zip(picked, before)]
+    return [round(row["t"] - chance.uniform(0.12, 0.6), 2) for row in picked]
 
 
 def opening_second(clip: pathlib.Path) -> dict:

@@ -1,4 +1,4 @@
-"""Games in decks no model ever saw: `python -m benchmarks.other_decks [--keep DIR] [--models DIR] [--quick]`.
+"""Games in decks no model ever saw: `python -m benchmarks.other_decks [--keep DIR] [--models DIR] [--quick] [--public]`.
 
 The models train on twenty decks and are judged, everywhere else, on two they never saw (`hershey`,
 `svg:dondorf`), which is where every choice between models has been made since. A deck brought to the table
@@ -20,7 +20,7 @@ import json
 import pathlib
 import sys
 
-from benchmarks.all_at_once import fresh_games, referee_games
+from benchmarks.all_at_once import fresh_games, game_arguments, referee_games
 from benchmarks.referee_accuracy import summarise, write_report
 
 #: Seeds used nowhere else: each deck deals three games in turn (the decks of `faces.OTHER_DESIGNS`).
@@ -34,9 +34,7 @@ def main() -> int:
     from referee.synth.faces import OTHER_DESIGNS, PUBLIC_DESIGNS
 
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--models", help="recognition models folder; default: the shipped models/")
-    parser.add_argument("--keep", type=pathlib.Path, default=None, help="keep the rendered games here and reuse them")
-    parser.add_argument("--quick", action="store_true", help="the first game (24 s) and its clips")
+    game_arguments(parser, quick="the first game (24 s) and its clips")
     parser.add_argument("--public", action="store_true", help="deal in the free decks kept in this repository (Kennard's), not KDE's")
     parser.add_argument("--out", type=pathlib.Path, default=None, help="results file (default: benchmarks/results/other_decks[_public].json)")
     args = parser.parse_args()

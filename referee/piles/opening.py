@@ -14,7 +14,8 @@ as part of it, as a layout read later would; but a card a hand come afresh laid 
 ruled, on that card. A pile whose top card the first frame named surely, with its suit, though a hand was
 there (beside it, or holding the card about to be laid) is not taken as it is: a card seen laid there is a
 play on that top (on 90 clips of `all_at_once`, `other_decks` and `other_decks --public`, 6 plays more found,
-none invented, nor any on 75 clips opening 0.12 s after a play's touch). A pile the first frame showed something on that could
+none invented; a card that touched a few ms before the clip began is then ruled at its start, as in one clip of
+`clip_openings`). A pile the first frame showed something on that could
 not be named (a blurred pip card), seen lying still with no hand at it before the first card was laid
 there, keeps its top unknown: that card is a play on it, which the rules take as legal, and say so.
 A hand "already at the pile" is one first seen close to it: an arm reaching across to the other pile in

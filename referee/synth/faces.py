@@ -74,8 +74,10 @@ SUIT_DESIGNS: tuple[str, ...] = TRAINING_DESIGNS + _svg_design_names(svg_decks.S
 #: decks the referee meets and was never shown, for `benchmarks.other_decks`.
 OTHER_DESIGNS: tuple[str, ...] = _svg_design_names(svg_decks.OTHER_DECKS)
 #: ... and the decks kept in this repository that no model trains on (`svg_decks.FILE_DECKS`: Kennard's free
-#: cards), for `benchmarks.other_decks --decks`; apart from OTHER_DESIGNS, whose games that benchmark deals by default.
+#: cards), for `benchmarks.other_decks --public`; apart from OTHER_DESIGNS, whose games that benchmark deals by default.
 PUBLIC_DESIGNS: tuple[str, ...] = _svg_design_names(svg_decks.FILE_DECKS)
+#: Every SVG design a card can be drawn in.
+EVERY_SVG_DESIGN: tuple[str, ...] = SUIT_DESIGNS + OTHER_DESIGNS + PUBLIC_DESIGNS
 
 
 def card_size_px(px_per_mm: float) -> tuple[int, int]:
@@ -368,10 +370,10 @@ def _svg_face(card: Card, deck: str, px_per_mm: float, element: str | None = Non
 def _card_face_cached(card: Card, design: str, px_per_mm: float) -> np.ndarray:
     if design in DRAWN_DESIGNS:
         image = _drawn_face(card, design, px_per_mm)
-    elif design.startswith("svg:") and (design in SUIT_DESIGNS or design in OTHER_DESIGNS or design in PUBLIC_DESIGNS):
+    elif design.startswith("svg:") and design in EVERY_SVG_DESIGN:
         image = _svg_face(card, design[4:], px_per_mm)
     else:
-        raise ValueError(f"unknown card design {design!r}: expected one of {', '.join(SUIT_DESIGNS + OTHER_DESIGNS + PUBLIC_DESIGNS)}")
+        raise ValueError(f"unknown card design {design!r}: expected one of {', '.join(EVERY_SVG_DESIGN)}")
     image.setflags(write=False)
     return image
 
@@ -450,7 +452,7 @@ def _card_back_cached(design: str, px_per_mm: float) -> np.ndarray:
         image = _drawn_back(design, px_per_mm)
     elif design.startswith("svg:") and own_back(design):  # a deck's own back
         image = _svg_face(Card("2", "S"), design[4:], px_per_mm, element="back")
-    elif design in SUIT_DESIGNS or design in OTHER_DESIGNS or design in PUBLIC_DESIGNS:  # a face design without one: a drawn back picked by name
+    elif design in EVERY_SVG_DESIGN:  # a face design without one: a drawn back picked by name
         return _card_back_cached(BACK_DESIGNS[zlib.crc32(design.encode()) % len(BACK_DESIGNS)], px_per_mm)
     else:
         raise ValueError(f"unknown back design {design!r}: expected one of {', '.join(back_designs())}")

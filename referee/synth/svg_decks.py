@@ -223,21 +223,30 @@ def _rasterise(name: str, element: str, width_px: int, height_px: int, scale: tu
                shift: tuple[float, float]) -> np.ndarray:
     """`element` of deck `name` drawn alone into a width_px x height_px ARGB picture (premultiplied, BGRA
     order), the document scaled by `scale` after it is shifted by `shift` (document units)."""
+    ok, picture = _draw(_handle(name), _document_rect(name), element, width_px, height_px, scale, shift)
+    if not ok:
+        raise ValueError(f"librsvg could not render {element!r} of deck {name!r}")
+    return picture
+
+
+def _draw(handle: int, document: _RsvgRectangle, element: str | None, width_px: int, height_px: int,
+          scale: tuple[float, float], shift: tuple[float, float]) -> tuple[bool, np.ndarray]:
+    """(whether librsvg drew it, the picture): `element` of an open document (None: all of it) drawn into a
+    width_px x height_px ARGB picture (premultiplied, BGRA order), scaled by `scale` after a shift by `shift`."""
     rsvg, cairo = _libraries()  # type: ignore[misc]
     surface = cairo.cairo_image_surface_create(0, width_px, height_px)  # CAIRO_FORMAT_ARGB32
     context = cairo.cairo_create(surface)
     cairo.cairo_scale(context, *scale)
     cairo.cairo_translate(context, *shift)
-    ok = rsvg.rsvg_handle_render_layer(_handle(name), context, ("#" + element).encode(), ctypes.byref(_document_rect(name)), None)
+    ok = rsvg.rsvg_handle_render_layer(handle, context, None if element is None else ("#" + element).encode(),
+                                       ctypes.byref(document), None)
     cairo.cairo_surface_flush(surface)
     stride = cairo.cairo_image_surface_get_stride(surface)
     pointer = cairo.cairo_image_surface_get_data(surface)
     buffer = np.ctypeslib.as_array(pointer, shape=(height_px * stride,)).copy()
     cairo.cairo_destroy(context)
     cairo.cairo_surface_destroy(surface)
-    if not ok:
-        raise ValueError(f"librsvg could not render {element!r} of deck {name!r}")
-    return buffer.reshape(height_px, stride)[:, : width_px * 4].reshape(height_px, width_px, 4)
+    return bool(ok), buffer.reshape(height_px, stride)[:, : width_px * 4].reshape(height_px, width_px, 4)
 
 
 def _card_file(name: str, element: str) -> pathlib.Path:
@@ -256,7 +265,7 @@ def _card_file(name: str, element: str) -> pathlib.Path:
 
 def _rasterise_file(path: pathlib.Path, width_px: int, height_px: int) -> np.ndarray:
     """A whole one-card SVG document drawn into a width_px x height_px ARGB picture (premultiplied, BGRA)."""
-    rsvg, cairo = _libraries()  # type: ignore[misc]
+    rsvg, _ = _libraries()  # type: ignore[misc]
     data = gzip.decompress(path.read_bytes())
     handle = rsvg.rsvg_handle_new_from_data(data, len(data), None)
     if not handle:
@@ -264,19 +273,12 @@ def _rasterise_file(path: pathlib.Path, width_px: int, height_px: int) -> np.nda
     dimensions = _RsvgDimensions()
     rsvg.rsvg_handle_get_dimensions(handle, ctypes.byref(dimensions))
     document = _RsvgRectangle(0.0, 0.0, float(dimensions.width), float(dimensions.height))
-    surface = cairo.cairo_image_surface_create(0, width_px, height_px)  # CAIRO_FORMAT_ARGB32
-    context = cairo.cairo_create(surface)
-    cairo.cairo_scale(context, width_px / document.width, height_px / document.height)
-    ok = rsvg.rsvg_handle_render_layer(handle, context, None, ctypes.byref(document), None)
-    cairo.cairo_surface_flush(surface)
-    stride = cairo.cairo_image_surface_get_stride(surface)
-    buffer = np.ctypeslib.as_array(cairo.cairo_image_surface_get_data(surface), shape=(height_px * stride,)).copy()
-    cairo.cairo_destroy(context)
-    cairo.cairo_surface_destroy(surface)
+    ok, picture = _draw(handle, document, None, width_px, height_px,
+                        (width_px / document.width, height_px / document.height), (0.0, 0.0))
     _unref(handle)
     if not ok:
         raise ValueError(f"librsvg could not render {path}")
-    return buffer.reshape(height_px, stride)[:, : width_px * 4].reshape(height_px, width_px, 4)
+    return picture
 
 
 @functools.lru_cache(maxsize=1)

@@ -78,6 +78,12 @@ GHOST_BARE_SECONDS = 0.1
 #: resting hand's own shadow had darkened: 36 of 90 kept replays changed, as many plays lost as found.)
 RELIT_SPREAD = 0.06
 RELIT_SECONDS = 2.0
+#: In the opening (GHOST_OPENING_SECONDS), bare table showing where the first view showed a colour the table's own
+#: (`looks_bare`) is the ghost of what the first view showed when the two differ in colour, not only in light: a
+#: channel's ratio of now to then off their mean by more than this share of it. Skin over brown wood passes for the
+#: table (skin to wood: ratios 0.45, 0.85, 0.27 in seed 195's clip); a shadow cast since, or gone, changes every
+#: channel alike (as SHADE_SPREAD).
+GHOST_COLOUR_SPREAD = 0.1
 #: Broad shadows (`shadows`) are looked for once at least this share of the last view stood out from the
 #: model (a shadow coming in stands out first), and while one lies on the table.
 SHADOW_WATCH = 0.08
@@ -188,7 +194,8 @@ class BackgroundModel:
         return (paper & (most <= SHADE_MOST) & (most - least <= SHADE_SPREAD)).view(np.uint8)
 
     def update(self, view: np.ndarray, foreground: np.ndarray, hands: np.ndarray | None = None,
-               moving: np.ndarray | None = None, looks_bare: Callable[[np.ndarray], np.ndarray] | None = None) -> None:
+               moving: np.ndarray | None = None, looks_bare: Callable[[np.ndarray], np.ndarray] | None = None,
+               likeness: Callable[[np.ndarray], np.ndarray] | None = None) -> None:
         """Blend still parts of the view into the model; take in foreground that has stopped moving.
         `hands`: a mask of the players' hands and arms; the still parts of one whose hand still moves are
         taken in only after HAND_ABSORB_FACTOR times as long. (A blob wholly still goes in as usual: an
@@ -197,7 +204,8 @@ class BackgroundModel:
         shows the bare table's colour; with it, the ghost of an arm the first view showed (the model
         still holds the arm there, the view shows bare table) goes in as any still foreground does, though
         it touches the same arm, moving on: a clip that opens as a card is laid would otherwise keep that
-        player's hand at the pile for seconds."""
+        player's hand at the pile for seconds. `likeness`: per pixel of a view, how typical of the bare table its
+        colour is (see `_ghosts`)."""
         self._still = None
         self._last_background = np.equal(foreground, 0).view(np.uint8)
         if self.in_shadow is not None:  # the frame's light is measured on the table in the lamp's light
@@ -216,11 +224,11 @@ class BackgroundModel:
             if looks_bare is not None and self._frames <= self._opening_frames:
                 early = (self._still_count >= self._ghost_frames) & ~settled
                 if early.any():
-                    settled[self._ghosts(view, early, looks_bare, bare_now=True)] = True
+                    settled[self._ghosts(view, early, looks_bare, likeness, bare_now=True)] = True
             if hands is not None and settled.any():
                 held = settled & _moving_blobs(hands, moving) & (self._still_count < HAND_ABSORB_FACTOR * self.absorb_frames)
                 if looks_bare is not None and held.any():
-                    held[self._ghosts(view, held, looks_bare)] = False
+                    held[self._ghosts(view, held, looks_bare, likeness)] = False
                 settled &= ~held
             if looks_bare is not None and self._frames <= self._relit_until:
                 now_still = self._still_count == self._ghost_frames  # each pixel judged once, as it comes to rest
@@ -252,22 +260,38 @@ class BackgroundModel:
         return rows, cols
 
     def _ghosts(self, view: np.ndarray, held: np.ndarray, looks_bare: Callable[[np.ndarray], np.ndarray],
-                *, bare_now: bool = False) -> tuple:
+                likeness: Callable[[np.ndarray], np.ndarray] | None = None, *, bare_now: bool = False) -> tuple:
         """Of the `held` pixels (row and column indices), those where the model still holds what the first
         view showed (within the foreground threshold), which was not bare table: the ghost of an arm the
         first view caught in passing, where the table or a stock's back now shows. After the opening
         (GHOST_OPENING_SECONDS), only where the view shows bare table: by then an arm come to rest over a
         card the first view showed is likelier than a ghost. `bare_now`: only where the view shows bare
-        table, at any time."""
+        table, at any time. In the opening, with `likeness` (per pixel, how typical of the bare table its
+        colour is), what the first view showed was no bare table either where bare table shows now in another
+        colour (`GHOST_COLOUR_SPREAD`) more typical of the table: an arm the table's colour, as skin over brown
+        wood looks to `looks_bare` (an arm come to rest where the first view showed the table is the less
+        typical of the two, and stays a hand)."""
         rows, cols = np.nonzero(held)
         first = self._first[rows, cols]
         kept = np.abs(self.model[rows, cols] - first).max(axis=1) < self.threshold
         if kept.any():
-            ghost = ~looks_bare(first[kept][:, None, :])[:, 0]
+            first = first[kept]
+            ghost = ~looks_bare(first[:, None, :])[:, 0]
+            now = view[rows[kept], cols[kept]]
+            bare = looks_bare(now[:, None, :])[:, 0]
+            if likeness is not None and self._frames <= self._opening_frames:
+                ghost |= bare & _another_colour(first, now) & (likeness(now[:, None, :])[:, 0] > likeness(first[:, None, :])[:, 0])
             if bare_now or self._frames > self._opening_frames:
-                ghost &= looks_bare(view[rows[kept], cols[kept]][:, None, :])[:, 0]
+                ghost &= bare
             kept[kept] = ghost
         return rows[kept], cols[kept]
+
+
+def _another_colour(first: np.ndarray, now: np.ndarray) -> np.ndarray:
+    """Per pixel (rows of BGR): `now` differs from `first` in colour, not only in light (see GHOST_COLOUR_SPREAD)."""
+    ratios = (now.astype(np.float32) + 1.0) / (first.astype(np.float32) + 1.0)
+    mean = ratios.mean(axis=1)
+    return np.abs(ratios - mean[:, None]).max(axis=1) > GHOST_COLOUR_SPREAD * mean
 
 
 def grid_of(view: np.ndarray) -> np.ndarray:

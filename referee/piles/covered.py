@@ -96,6 +96,14 @@ class CoveredCards:
         touches not ruled yet (the pipeline holds later rulings back for them)."""
         return [(covered.arrival.pile, covered.arrival.t) for covered in self.unnamed] + [(top.pile, top.t) for top in self.waiting_tops]
 
+    def waiting(self) -> list[Arrival]:
+        """The cards still waiting to be named, and the tops waiting for them, in touch order."""
+        return sorted([covered.arrival for covered in self.unnamed] + self.waiting_tops, key=lambda arrival: arrival.t)
+
+    def withdraw(self, arrivals: list[Arrival]) -> None:
+        """`arrivals`, waiting to be named, are not to be ruled after all (the tops over them are ruled without them)."""
+        self.unnamed = [covered for covered in self.unnamed if covered.arrival not in arrivals]
+
     def left_stock(self, player: str, settled: float, card: Card, came: float) -> None:
         self.departures.append(Departure(player, settled, card, came))
 

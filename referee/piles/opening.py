@@ -37,6 +37,11 @@ from referee.rules.cards import Card, can_play_on
 
 #: A touch on a spit pile within this many frames of the video's first is a hand that was there already ...
 HAND_THERE_FRAMES = 3
+#: ... or within this long (s) where that is more frames: the hand there is part of the table model until it
+#: moves, and its touch is timed as it moves, which a faster camera sees no sooner (at 60 fps six frames; with
+#: three, `all_at_once --after-touch` seed 194's clip from 3.01 s had B's hand there timed 75 ms in, its card
+#: ruled a play).
+HAND_THERE_SECONDS = 0.1
 #: ... when that hand was first seen within this many mm of the pile's top card. One first seen further
 #: off came in view of the camera: an arm reaching across to the other pile at the opening spits, or a hand
 #: from afar laying its card, is timed as any other.
@@ -45,9 +50,18 @@ HAND_THERE_MM = 20.0
 #: layout no longer shows has left (see `_left_stocks`), and a spit pile's top card seen though a hand was at the
 #: pile is what a card seen laid there later was played on (see `_seen_under_the_hand`), not part of the layout.
 SURE_FIRST_LOOK = 0.6
+#: A card the hand already at a pile as the video began laid, covered by a later card before the pile settled, is
+#: taken as that pile's top as the video began when the hand's last look at the pile named it at least this surely
+#: (with its suit): half SURE_FIRST_LOOK, a covered card's confidence being half its look's (see `under_later_cards`).
+SURE_UNDER = SURE_FIRST_LOOK / 2
 #: A card laid before the layout was read, named less surely than this (or without its suit), takes the
 #: name of the one card of its rank that left its player's stocks meanwhile.
 NAMED_BY_ITS_STOCK_BELOW = 0.6
+
+
+def hand_there_frames(period: float) -> int:
+    """How many of the video's first frames a touch by a hand already at a pile may come in (see HAND_THERE_FRAMES)."""
+    return max(HAND_THERE_FRAMES, int(round(HAND_THERE_SECONDS / period)))
 
 
 class Opening:
@@ -76,12 +90,12 @@ class Opening:
 
     def saw_hand(self, pile: int, frame: int, distance_mm: float) -> None:
         """A hand first seen near spit pile `pile` in `frame`, `distance_mm` from its top card."""
-        if frame - self.first_frame < HAND_THERE_FRAMES and distance_mm <= HAND_THERE_MM:
+        if frame - self.first_frame < hand_there_frames(self.period) and distance_mm <= HAND_THERE_MM:
             self.hands_at.add(pile)
 
     def hand_there(self, t: float, pile: int) -> bool:
         """A touch of `pile` at `t` is a hand that was there already as the video began."""
-        return pile in self.hands_at and t < self.t + HAND_THERE_FRAMES * self.period
+        return pile in self.hands_at and t < self.t + hand_there_frames(self.period) * self.period
 
     def laid_on(self, touched: dict[int, float]) -> set[int]:
         """The spit piles cards were laid on before the layout is read, to be ruled after it (the layout
@@ -115,6 +129,26 @@ class Opening:
             if there and later and there[-1].card is not None and min(later) > there[-1].t:
                 self.first[Place("spit_pile", pile)] = Reading(there[-1].card, confidence=there[-1].confidence)
                 self.early = [arrival for arrival in self.early if arrival not in there]
+
+    def under_later_cards(self, waiting: list[Arrival]) -> list[Arrival]:
+        """Of the cards laid before the layout and still `waiting` to be ruled (covered by a later card before
+        their pile settled, and the tops laid over them), those the hand already at a pile as the video began
+        laid, named surely as it left, under cards hands come afresh laid there since: the pile starts with that
+        card on top, as `_laid_on_by_the_hand_there` takes such a card seen laid, and the later cards are played
+        on it (`all_at_once --after-touch`, seed 195's clip from 3.69 s: B's hand was laying the 6C on pile 0 as
+        the clip opened, left, and B and A laid a 5H and a 5C there half a second on, before the pile settled;
+        the layout took them in, unruled). Returns those cards, which are not to be ruled."""
+        taken: list[Arrival] = []
+        for pile in (0, 1):
+            there = [arrival for arrival in waiting if arrival.pile == pile and self.hand_there(arrival.t, pile)]
+            later = [arrival.t for arrival in waiting if arrival.pile == pile and not self.hand_there(arrival.t, pile)]
+            if not there or not later or min(later) <= there[-1].t:
+                continue
+            card = there[-1].card
+            if card is not None and card.suit is not None and there[-1].confidence >= SURE_UNDER:
+                self.first[Place("spit_pile", pile)] = Reading(card, confidence=there[-1].confidence)
+                taken += there
+        return taken
 
     def _unnamed_untouched(self, pile: int) -> bool:
         """The first frame showed something on `pile` it could not name, and it lay still, untouched, after."""

@@ -14,7 +14,7 @@ from typing import Callable
 import cv2
 import numpy as np
 
-from referee.piles.opening import HAND_THERE_FRAMES
+from referee.piles.opening import hand_there_frames
 from referee.piles.pixels import differs
 from referee.piles.table_view import RectMM
 from referee.piles.touch import TouchEstimate, estimate_stop, estimate_touch, find_stop
@@ -220,6 +220,7 @@ class PlaceTracker:
         self._settled_paper: float | None = None
         self._still_frames = 0
         self._first_frame: int | None = None  # the video's first frame, as this place first saw it
+        self._there_frames = 0  # how many first frames a hand there may touch in (`opening.hand_there_frames`)
         self._calm = 0.0  # running mean change of its picture from frame to frame, no hand near
         self._dirty = True  # read it as soon as it first settles
         self._outline_due: int | None = None  # the frame at which to outline a card laid while busy
@@ -309,7 +310,7 @@ class PlaceTracker:
         box misses this place's region is not near it, without looking at its pixels."""
         busy = False
         if self._first_frame is None:
-            self._first_frame = frame
+            self._first_frame, self._there_frames = frame, hand_there_frames(period)
         for player, hand in owned.items():
             if hand_boxes is not None and not self._within_reach(hand_boxes.get(player)):
                 measured = None
@@ -570,18 +571,18 @@ class PlaceTracker:
         return len(visit.track) >= 2 and visit.track[-1][2] - visit.track[-2][2] <= STILL_HAND_MM
 
     def _back_from_the_start(self, visit: Visit) -> bool:
-        """A hand at a spit pile as the video began (its contact then was not seen coming: HAND_THERE_FRAMES
-        frames) that drew off it and is back on it now: this is its touch. (A clip's hand hovered near the pile
+        """A hand at a spit pile as the video began (its contact then was not seen coming: `hand_there_frames`)
+        that drew off it and is back on it now: this is its touch. (A clip's hand hovered near the pile
         for a second with its card, then laid it: the play was timed at the clip's first frames, before the
         layout was read, and ruled as if no layout had been seen.)"""
         return (self.place[0] == "spit_pile" and self._touched_as_it_began(visit) and len(visit.samples) >= 2
                 and visit.samples[-2][2] > 0)
 
     def _touched_as_it_began(self, visit: Visit) -> bool:
-        """The visit's touch came in the video's first HAND_THERE_FRAMES frames: a hand already there, its
-        contact not seen coming."""
+        """The visit's touch came in the video's first frames (`opening.hand_there_frames`): a hand already
+        there, its contact not seen coming."""
         return visit.touch is not None and self._first_frame is not None and (
-            visit.touch.frame - self._first_frame < HAND_THERE_FRAMES)
+            visit.touch.frame - self._first_frame < self._there_frames)
 
     def _gone_off(self, visit: Visit, t: float, distance: float) -> bool:
         """Whether a hand that touched the place has been at least GONE_OFF_MM from it for GONE_OFF_SECONDS

@@ -278,7 +278,7 @@ class TableTracker:
                 snapshots += self._foresee(place, frame)
         self._name_snapshots(snapshots)
         self._measure_arms(frame, masks)
-        self.background.update(view, foreground, _arms(masks), moving, looks_bare=self._looks_bare)
+        self.background.update(view, foreground, _arms(masks), moving, looks_bare=self._looks_bare, likeness=self._table_likeness)
         for place, change in changes:
             rows, cols = place_slices(self.places[place])
             self.background.absorb(view, rows, cols)
@@ -337,6 +337,7 @@ class TableTracker:
         if not settled and frame.t - self.opening.t < START_WAIT_SECONDS:
             return []
         self.started = True
+        self.covered.withdraw(self.opening.under_later_cards(self.covered.waiting()))
         touched = self.pending_touches()  # piles touched already, their cards not judged yet
         if self.opening.early or touched:
             image, view = self._first_look
@@ -555,6 +556,10 @@ class TableTracker:
     def _looks_bare(self, pixels: np.ndarray) -> np.ndarray:
         """Per pixel of a view (bool): of the bare table's colour, told in the first view's light."""
         return self.table_colour.looks_bare(self.bare_strips.as_first(pixels))
+
+    def _table_likeness(self, pixels: np.ndarray) -> np.ndarray:
+        """Per pixel of a view: how typical of the bare table its colour is, told in the first view's light."""
+        return self.table_colour.table_likeness(self.bare_strips.as_first(pixels))
 
     def _foresee(self, place: Place, frame: Frame) -> list[Visit]:
         """A place has had its first still frame since hands left it: it settles SETTLE_FRAMES - 1 frames on,

@@ -156,6 +156,19 @@ def test_a_card_laid_over_a_covered_one_is_ruled_after_it_in_touch_order():
     assert not covered.busy
 
 
+def test_a_covered_card_withdrawn_is_not_ruled_and_the_top_over_it_no_longer_waits():
+    # the opening takes a card the hand there as the clip began laid as the pile's first top (`Opening.under_later_cards`)
+    covered = CoveredCards()
+    under = covered_arrival("B", t=0.05, pile=0, card=Card.parse("6C"))
+    covered.cover(under, now=0.8)
+    top = Arrival(0.53, 16, 0, "A", Card.parse("5C"), 0.005, 0.9)
+    assert covered.top_laid(top) == []
+    assert covered.waiting() == [under, top]
+    covered.withdraw([under])
+    assert covered.waiting() == [top]
+    assert name(covered, now=0.8) == ([top], {}) and not covered.busy
+
+
 def test_a_card_laid_on_another_pile_does_not_wait():
     covered = CoveredCards()
     covered.cover(covered_arrival("B", t=1.0, pile=1), now=1.25)

@@ -4,7 +4,7 @@ the stock cards that name them."""
 
 import pytest
 
-from referee.piles.opening import HAND_THERE_FRAMES, HAND_THERE_MM, Opening
+from referee.piles.opening import HAND_THERE_FRAMES, HAND_THERE_MM, HAND_THERE_SECONDS, Opening, hand_there_frames
 from referee.piles.reading import Reading
 from referee.piles.sightings import Arrival, LayoutRead, PileTouched
 from referee.piles.zones import Place
@@ -71,6 +71,17 @@ def test_a_touch_in_the_first_frames_is_a_hand_already_there_and_its_card_part_o
     assert start.keep(later) == (later[2:] if hand_there else later)
 
 
+@pytest.mark.parametrize("fps, frames", [(25, HAND_THERE_FRAMES), (30, HAND_THERE_FRAMES), (60, round(HAND_THERE_SECONDS * 60))])
+def test_a_hand_there_as_the_video_began_may_touch_in_its_first_frames_or_its_first_tenth_of_a_second(fps, frames):
+    # at 60 fps the hand there is seen moving no sooner: `all_at_once --after-touch` seed 194's clip, B's hand timed 75 ms in
+    assert hand_there_frames(1 / fps) == frames
+    start = Opening(0.0, 1 / fps, {Place("spit_pile", 0): EMPTY, Place("spit_pile", 1): EMPTY})
+    start.saw_hand(0, frames - 1, 0.0)
+    start.saw_hand(1, frames, 0.0)
+    assert start.hands_at == {0}
+    assert start.hand_there((frames - 0.5) / fps, 0) and not start.hand_there((frames + 0.01) / fps, 0)
+
+
 @pytest.mark.parametrize("first, ruled", [(sure("8H", confidence=0.6), True), (sure("8H", confidence=0.59), False),
                                           (Reading(Card.parse("8?"), confidence=0.9), False), (EMPTY, False)])
 def test_a_card_laid_by_the_hand_there_as_the_video_began_is_ruled_on_the_top_the_first_frame_named_surely_under_it(first, ruled):
@@ -103,6 +114,28 @@ def test_a_card_laid_after_the_hand_there_as_the_video_began_left_is_ruled_on_th
     assert [str(pile) for pile in read.piles] == ["4C", "2H"] and read.t < 0.71
     assert [str(a.card) for a in early] == (["AH"] if later == "arrival" else [])
     assert start.keep([arrival(0.02, 1, "A", "2H")]) == [arrival(0.02, 1, "A", "2H")]  # nothing forgotten there
+
+
+@pytest.mark.parametrize("under, later_t, taken", [
+    (arrival(0.05, 0, "B", "6C", confidence=0.45), 0.53, True),
+    (arrival(0.05, 0, "B", "6C", confidence=0.29), 0.53, False),    # its hand's last look too unsure
+    (arrival(0.05, 0, "B", "6?", confidence=0.45), 0.53, False),    # named without its suit
+    (arrival(0.12, 0, "B", "6C", confidence=0.45), 0.53, False),    # a hand come afresh: a play like the others
+    (arrival(0.05, 0, "B", "6C", confidence=0.45), None, False),    # no card laid over it: the layout takes it
+], ids=["taken", "unsure", "no_suit", "not_there", "alone"])
+def test_a_covered_card_the_hand_there_as_the_video_began_laid_is_the_pile_s_top_the_later_cards_are_played_on(under, later_t, taken):
+    # `all_at_once --after-touch`, seed 195's clip from 3.69 s: B's hand was laying the 6C as the clip opened, left,
+    # and B's 5H and A's 5C landed before the pile settled; all three waited for their stocks to name them
+    start = opening(pile0=EMPTY)  # the first frame could not read pile 0 under the hand
+    start.saw_hand(0, 1, 0.0)
+    waiting = [under] + ([arrival(later_t, 0, "A", "5C", confidence=0.0)] if later_t is not None else [])
+    assert start.under_later_cards(waiting) == ([under] if taken else [])
+    touched = {0: later_t if taken else under.t}  # what the tracker then has pending there
+    assert start.laid_on(touched) == ({0} if taken else set())
+    read, _, _ = start.read(layout(piles=(sure("5C"), sure("9C"))), touched)
+    assert str(read.piles[0]) == ("6C" if taken else "5C")
+    if taken:
+        assert read.t < later_t
 
 
 def test_a_pile_the_first_frame_showed_no_card_on_is_read_as_the_layout_finds_it():

@@ -11,7 +11,8 @@ Where the first frame did not show a card on a pile (hands over it), or a hand w
 (the table model starts from the first frame, hands and all, and sees them only as they move off: that
 touch is the hand moving, not the card landing timed), what was laid there before the layout is taken
 as part of it, as a layout read later would; but a card a hand come afresh laid after that hand's card is
-ruled, on that card. A pile whose top card the first frame named surely, with its suit, though a hand was
+ruled, on that card, whether that card was seen settle or only named as the hand left, covered before the
+pile settled (`under_later_cards`). A pile whose top card the first frame named surely, with its suit, though a hand was
 there (beside it, or holding the card about to be laid) is not taken as it is: a card seen laid there is a
 play on that top (on 90 clips of `all_at_once`, `other_decks` and `other_decks --public`, 6 plays more found,
 none invented; a card that touched a few ms before the clip began is then ruled at its start, as in one clip of
@@ -137,10 +138,12 @@ class Opening:
         card on top, as `_laid_on_by_the_hand_there` takes such a card seen laid, and the later cards are played
         on it (`all_at_once --after-touch`, seed 195's clip from 3.69 s: B's hand was laying the 6C on pile 0 as
         the clip opened, left, and B and A laid a 5H and a 5C there half a second on, before the pile settled;
-        the layout took them in, unruled). Returns those cards, which are not to be ruled."""
+        the layout took them in, unruled). `waiting` may hold cards not judged yet (their pile not settled since) and
+        hands there still (their card unknown), in any order. Returns those cards, which are not to be ruled."""
         taken: list[Arrival] = []
         for pile in (0, 1):
-            there = [arrival for arrival in waiting if arrival.pile == pile and self.hand_there(arrival.t, pile)]
+            there = sorted((arrival for arrival in waiting if arrival.pile == pile and self.hand_there(arrival.t, pile)),
+                           key=lambda arrival: arrival.t)
             later = [arrival.t for arrival in waiting if arrival.pile == pile and not self.hand_there(arrival.t, pile)]
             if not there or not later or min(later) <= there[-1].t:
                 continue

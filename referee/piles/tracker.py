@@ -337,7 +337,7 @@ class TableTracker:
         if not settled and frame.t - self.opening.t < START_WAIT_SECONDS:
             return []
         self.started = True
-        self.covered.withdraw(self.opening.under_later_cards(self.covered.waiting()))
+        self._take_the_hand_theres_cards()
         touched = self.pending_touches()  # piles touched already, their cards not judged yet
         if self.opening.early or touched:
             image, view = self._first_look
@@ -628,6 +628,27 @@ class TableTracker:
     def _settled_and_still(self, place: Place) -> bool:
         """The place has settled on what lies there, and no hand has been over it since."""
         return self.places[place].settled_crop is not None and not self._busy(place)
+
+    def _take_the_hand_theres_cards(self) -> None:
+        """As the opening layout is read: a card the hand already at a spit pile as the video began laid there, and
+        hands come afresh laid cards over since (`Opening.under_later_cards`), is that pile's first top and is not
+        ruled: waiting to be named (covered before its pile settled), or not judged yet (the pile not settled since)."""
+        unjudged: list[tuple[Visit, Arrival]] = []
+        for place in SPIT_PILES:
+            tracker = self.places[place]
+            for visit in tracker.finished:
+                if visit.touch is not None:
+                    card, confidence = self._snapshot_card(visit)
+                    unjudged.append((visit, Arrival(visit.touch.t, visit.touch.frame, place.index, visit.player, card,
+                                                    visit.touch.error, confidence * 0.5)))
+            unjudged += [(visit, Arrival(visit.touch.t, visit.touch.frame, place.index, visit.player, None, visit.touch.error))
+                         for visit in tracker.visits.values() if visit.touch is not None]  # hands there still
+        taken = self.opening.under_later_cards(self.covered.waiting() + [arrival for _, arrival in unjudged])
+        self.covered.withdraw(taken)
+        for visit, arrival in unjudged:
+            finished = self.places[SPIT_PILES[arrival.pile]].finished
+            if visit in finished and any(arrival is card for card in taken):
+                finished.remove(visit)
 
     def _read_layout(self, frame: Frame, *, first: bool, keep_piles: set[int] = frozenset()) -> LayoutRead:
         """Reads every place now but the spit piles of `keep_piles`, kept as they were (both: a layout

@@ -494,6 +494,37 @@ def test_a_card_laid_as_the_clip_begins_on_a_top_the_first_frame_named_is_a_play
     assert [(s.player, str(s.card)) for s in sightings[1:]] == [("B", "10H")]
 
 
+class BlindAtFirst(ColourNamer):
+    """Names nothing in the first frame (its two spit piles, under the hands there as the clip opens)."""
+
+    def name_top_card(self, image: np.ndarray):
+        if self.calls < 2:
+            self.calls += 1
+            return None, 0.0
+        return super().name_top_card(image)
+
+
+def test_cards_laid_over_the_card_the_hand_there_laid_as_the_clip_began_are_played_on_it():
+    # `all_at_once --after-touch`, seed 195's and 173's clips: B's hand was laying its card as the clip opened, the
+    # first frame could not read the pile under it; A and B laid two more there before the pile settled. The card B's
+    # hand left is the pile's top as the clip began, and the two later cards are plays on it
+    table = laid_out()
+    table.play("B", Card.parse("10H"), LAYOUT.stock_centre("B", 3), LAYOUT.spit_pile_centre(1), t_touch=0.03)
+    table.play("A", Card.parse("JH"), LAYOUT.stock_centre("A", 3), LAYOUT.spit_pile_centre(1), t_touch=0.6)
+    table.play("B", Card.parse("QD"), LAYOUT.stock_centre("B", 1), LAYOUT.spit_pile_centre(1), t_touch=0.75, duration=0.25)
+    view = TableView(PlainCalibration(), (800, 600), 0.5, IMAGE_SIZE)
+    tracker = TableTracker(view, BlindAtFirst(), fps=FPS)
+    rng = np.random.default_rng(1)
+    sightings = []
+    for index in range(int(2.2 * FPS)):
+        sightings += tracker.step(Frame(index, index / FPS, table.frame(index / FPS, rng)))
+    sightings = [s for s in sightings if isinstance(s, (LayoutRead, Arrival, PileTouched))]
+    layout = sightings[0]
+    assert isinstance(layout, LayoutRead)
+    assert [str(reading) for reading in layout.piles] == ["5H", "10H"]
+    assert [(s.player, str(s.card)) for s in sightings[1:]] == [("A", "JH"), ("B", "QD")]
+
+
 def laid_out_and_read(namer):
     """A laid-out table, its top-down view, and a tracker naming cards with `namer` that has read its layout."""
     table = laid_out()

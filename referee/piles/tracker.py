@@ -32,7 +32,7 @@ from referee.piles.both_piles import HeldPiles
 from referee.piles.covered import RESOLVE_SECONDS, STOCK_WAIT_SECONDS, CoveredCards
 from referee.piles.hands import PLAYERS, HandTracker
 from referee.piles.layout_fit import MOVE_MM, fit_layout
-from referee.piles.opening import Opening
+from referee.piles.opening import SURE_FIRST_LOOK, Opening
 from referee.piles.owners import joint_owners, one_per_hand, reaching_on, stock_holders, unseen_joint_owner, went_on, who_laid_top
 from referee.piles.places import APPROACH_MARGIN_MM, SETTLE_FRAMES, PlaceChange, PlaceTracker, Visit
 from referee.piles.quiet import QUIET_SECONDS, QuietTable
@@ -55,6 +55,9 @@ STOCK_MARGIN_MM = 8.0
 ABSORB_SECONDS = 0.5
 #: Most of the view two arms can cover; more that stands out at once is a change of light or of camera.
 ARMS_MAX_SHARE = 0.3
+#: A spit pile's top read again before the opening layout (`_look_again_at_the_piles`) names it, suit and all, when
+#: read at least this surely (and more surely than before, unless that named its rank alone).
+SUIT_SEEN_AGAIN = 0.4
 #: The opening layout is read once every place has been still, or after this long (s) regardless
 #: (a hand resting over a stock would otherwise hold the start back).
 START_WAIT_SECONDS = 1.0
@@ -149,6 +152,7 @@ class TableTracker:
         self.last_view: np.ndarray | None = None
         self._frame_index = 0
         self.opening: Opening | None = None  # the first frames, until the opening layout is read
+        self._touched_since_first: set[Place] = set()  # spit piles a hand touched since the first frame (`_look_again_at_the_piles`)
         self._first_look: tuple[np.ndarray, np.ndarray] | None = None  # the first frame and its view, until then
         self.covered = CoveredCards()   # arrivals hidden under a later card, waiting to be named by the stock card that left
         self.quiet = QuietTable()
@@ -323,6 +327,8 @@ class TableTracker:
             self.opening = Opening(frame.t, self.period, first, frame.index)
             self.readings.update(self.opening.first)
             self._first_look = (frame.image, self.last_view)  # its stocks are read if cards are laid before the layout
+        else:
+            self._look_again_at_the_piles(frame, changes)
         laid = [(place, change) for place, change in changes
                 if place.kind == "spit_pile" and any(visit.touch is not None for visit in change.visits)]
         for place, change in changes:
@@ -344,7 +350,7 @@ class TableTracker:
             self.opening.first.update(self._read_all([place for place in self.places if place.kind == "stock"], image, view=view))
         self._first_look = None
         laid_on = self.opening.laid_on(touched)
-        layout = self._read_layout(frame, first=True, keep_piles=laid_on)
+        layout = self._with_the_suits_seen(self._read_layout(frame, first=True, keep_piles=laid_on))
         layout, early, left = self.opening.read(layout, touched)
         for player, cards in left.items():  # they name the covered cards laid before the layout
             for card in cards:
@@ -628,6 +634,38 @@ class TableTracker:
     def _settled_and_still(self, place: Place) -> bool:
         """The place has settled on what lies there, and no hand has been over it since."""
         return self.places[place].settled_crop is not None and not self._busy(place)
+
+    def _look_again_at_the_piles(self, frame: Frame, changes: list[tuple[Place, PlaceChange]]) -> None:
+        """Before the opening layout is read: a spit pile the first frame did not name surely with its suit (a
+        blurred frame, the suit too small to tell), no hand near it now and none touched it since, is read again,
+        and a reading with its suit surer than the first frame's takes its place: the top the cards laid before
+        the layout are played on (on 90 kept clips cut before a play, 4 plays of the first second were ruled on a
+        top named by its rank alone, `Q?` for the `QS` lying there; none now)."""
+        for place in SPIT_PILES:
+            tracker = self.places[place]
+            if tracker.pending_touch() is not None or any(changed == place and change.visits for changed, change in changes):
+                self._touched_since_first.add(place)
+            before = self.opening.first[place]
+            if (place in self._touched_since_first or tracker.visits or before.card is not None and before.card.suit is not None
+                    and before.confidence >= SURE_FIRST_LOOK):
+                continue
+            reading = self._read_all([place], frame.image)[place]
+            if reading.card is not None and reading.card.suit is not None and reading.confidence >= SUIT_SEEN_AGAIN and (
+                    before.card is None or before.card.suit is None or reading.confidence > before.confidence):
+                self.opening.first[place] = reading
+                self.readings[place] = reading
+
+    def _with_the_suits_seen(self, layout: LayoutRead) -> LayoutRead:
+        """The opening layout with each spit pile no hand touched since the first frame that it names by its rank
+        alone named as a look before named it, suit and all, surely (`_look_again_at_the_piles`)."""
+        piles = list(layout.piles)
+        for index, place in enumerate(SPIT_PILES):
+            seen, now = self.opening.first[place], piles[index]
+            if (place not in self._touched_since_first and now.card is not None and now.card.suit is None
+                    and seen.card is not None and seen.card.suit is not None and seen.card.rank == now.card.rank
+                    and seen.confidence >= SUIT_SEEN_AGAIN):
+                piles[index] = self.readings[place] = seen
+        return replace(layout, piles=tuple(piles))
 
     def _take_the_hand_theres_cards(self) -> None:
         """As the opening layout is read: a card the hand already at a spit pile as the video began laid there, and

@@ -558,6 +558,38 @@ class SuitLosingNamer(ColourNamer):
         return card, confidence
 
 
+class SuitSeenOnce(ColourNamer):
+    """Names `card` by its rank alone (`9?`) but in the calls of `clear` (1 the first), suit and all."""
+
+    def __init__(self, card: str, clear: range) -> None:
+        super().__init__()
+        self.card, self.clear = Card.parse(card), clear
+
+    def name_top_card(self, image):
+        card, confidence = super().name_top_card(image)
+        if card == self.card and self.calls not in self.clear:
+            return Card(card.rank, None), confidence
+        return card, confidence
+
+
+@pytest.mark.parametrize("clear, named", [(range(3, 5), "9C"), (range(0), "9?")])
+def test_a_pile_top_named_by_its_rank_alone_is_named_as_a_look_before_the_layout_named_it(clear, named):
+    # `all_at_once` seed 233's clip from 12.28 s: the first frame and the layout read pile 1 `Q?`, the frames between
+    # `QS`; the play on it was ruled "on Q?". A pile no hand touched since the first frame is read again until the
+    # layout while it is named by its rank alone (`_look_again_at_the_piles`)
+    table = laid_out()
+    table.play("A", Card.parse("10H"), LAYOUT.stock_centre("A", 1), LAYOUT.spit_pile_centre(1), t_touch=0.7)
+    view = TableView(PlainCalibration(), (800, 600), 0.5, IMAGE_SIZE)
+    tracker = TableTracker(view, SuitSeenOnce("9C", clear), fps=FPS)
+    rng = np.random.default_rng(1)
+    sightings = []
+    for index in range(int(1.6 * FPS)):
+        sightings += tracker.step(Frame(index, index / FPS, table.frame(index / FPS, rng)))
+    layout = next(s for s in sightings if isinstance(s, LayoutRead))
+    assert [str(reading) for reading in layout.piles] == ["5H", named]
+    assert [(s.player, str(s.card)) for s in sightings if isinstance(s, Arrival)] == [("A", "10H")]
+
+
 class SecondLookNamer(ColourNamer):
     """Once `armed`, names the first pile it is asked about surely (as it settles), and every later one as
     `second` (card, confidence) -> (card, confidence) has it: the snapshots of the hands that left it."""

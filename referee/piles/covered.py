@@ -21,6 +21,9 @@ from typing import Callable, NamedTuple
 from referee.piles.sightings import Arrival, PileTouched
 from referee.rules.cards import Card
 
+#: A covered card named from its hand's last look at the pile is given this share of that look's confidence (the
+#: tracker's `_pile_change`): a name the card that left its player's stock may still overrule.
+COVERED_CONFIDENCE = 0.5
 #: How long (s) after its touch an arrival covered by a later card waits for its player's stock to show
 #: which card left (the stock row is seen again when the hand has gone back over it). Without one,
 #: and with no card read as the hand left, it was a hand passing over the pile, not a play.

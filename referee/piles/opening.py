@@ -31,6 +31,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Iterable
 
+from referee.piles.covered import COVERED_CONFIDENCE
 from referee.piles.reading import Reading
 from referee.piles.sightings import Arrival, LayoutRead, PileTouched, Sighting
 from referee.piles.zones import Place
@@ -53,8 +54,9 @@ HAND_THERE_MM = 20.0
 SURE_FIRST_LOOK = 0.6
 #: A card the hand already at a pile as the video began laid, covered by a later card before the pile settled, is
 #: taken as that pile's top as the video began when the hand's last look at the pile named it at least this surely
-#: (with its suit): half SURE_FIRST_LOOK, a covered card's confidence being half its look's (see `under_later_cards`).
-SURE_UNDER = SURE_FIRST_LOOK / 2
+#: (with its suit): SURE_FIRST_LOOK of that look, a covered card's confidence being COVERED_CONFIDENCE of its look's
+#: (see `under_later_cards`).
+SURE_UNDER = SURE_FIRST_LOOK * COVERED_CONFIDENCE
 #: A card laid before the layout was read, named less surely than this (or without its suit), takes the
 #: name of the one card of its rank that left its player's stocks meanwhile.
 NAMED_BY_ITS_STOCK_BELOW = 0.6
@@ -113,8 +115,7 @@ class Opening:
 
     def _seen_under_the_hand(self) -> set[int]:
         """Spit piles a hand was at as the video began whose top card the first frame named surely all the same."""
-        return {index for index in self.hands_at if (reading := self.first[Place("spit_pile", index)]).card is not None
-                and reading.card.suit is not None and reading.confidence >= SURE_FIRST_LOOK}
+        return {index for index in self.hands_at if self.first[Place("spit_pile", index)].named_surely(SURE_FIRST_LOOK)}
 
     def _laid_on_by_the_hand_there(self, touched: dict[int, float]) -> None:
         """A card the hand already at a pile as the video began was seen laying, with cards laid there after it
@@ -202,8 +203,7 @@ class Opening:
             showing = {reading.card for reading in row}
             for slot in range(len(row)):
                 before = self.first.get(Place("stock", slot, player))
-                if (before is not None and before.card is not None and before.card.suit is not None
-                        and before.confidence >= SURE_FIRST_LOOK and before.card not in showing):
+                if before is not None and before.named_surely(SURE_FIRST_LOOK) and before.card not in showing:
                     left.setdefault(player, []).append(before.card)
         return left
 

@@ -61,6 +61,10 @@ class Reading:
     #: the card's four corners in the pixels of the cut read, from a namer that says where it found it
     outline: np.ndarray | None = field(default=None, compare=False, repr=False)
 
+    def named_surely(self, at: float) -> bool:
+        """It names a card, suit and all, with a confidence of `at` or more."""
+        return self.card is not None and self.card.suit is not None and self.confidence >= at
+
     @property
     def empty(self) -> bool:
         return self.card is None and not self.face_down

@@ -29,7 +29,7 @@ from referee.piles.arms import arm_offset
 from referee.piles.background import BackgroundModel, grid_of
 from referee.piles.bare_table import BareStrips
 from referee.piles.both_piles import HeldPiles
-from referee.piles.covered import RESOLVE_SECONDS, STOCK_WAIT_SECONDS, CoveredCards
+from referee.piles.covered import COVERED_CONFIDENCE, RESOLVE_SECONDS, STOCK_WAIT_SECONDS, CoveredCards
 from referee.piles.hands import PLAYERS, HandTracker
 from referee.piles.layout_fit import MOVE_MM, fit_layout
 from referee.piles.opening import SURE_FIRST_LOOK, Opening
@@ -646,11 +646,10 @@ class TableTracker:
             if tracker.pending_touch() is not None or any(changed == place and change.visits for changed, change in changes):
                 self._touched_since_first.add(place)
             before = self.opening.first[place]
-            if (place in self._touched_since_first or tracker.visits or before.card is not None and before.card.suit is not None
-                    and before.confidence >= SURE_FIRST_LOOK):
+            if place in self._touched_since_first or tracker.visits or before.named_surely(SURE_FIRST_LOOK):
                 continue
             reading = self._read_all([place], frame.image)[place]
-            if reading.card is not None and reading.card.suit is not None and reading.confidence >= SUIT_SEEN_AGAIN and (
+            if reading.named_surely(SUIT_SEEN_AGAIN) and (
                     before.card is None or before.card.suit is None or reading.confidence > before.confidence):
                 self.opening.first[place] = reading
                 self.readings[place] = reading
@@ -662,8 +661,7 @@ class TableTracker:
         for index, place in enumerate(SPIT_PILES):
             seen, now = self.opening.first[place], piles[index]
             if (place not in self._touched_since_first and now.card is not None and now.card.suit is None
-                    and seen.card is not None and seen.card.suit is not None and seen.card.rank == now.card.rank
-                    and seen.confidence >= SUIT_SEEN_AGAIN):
+                    and seen.named_surely(SUIT_SEEN_AGAIN) and seen.card.rank == now.card.rank):
                 piles[index] = self.readings[place] = seen
         return replace(layout, piles=tuple(piles))
 
@@ -673,12 +671,14 @@ class TableTracker:
         ruled: waiting to be named (covered before its pile settled), or not judged yet (the pile not settled since)."""
         unjudged: list[tuple[Visit, Arrival]] = []
         for place in SPIT_PILES:
+            if place.index not in self.opening.hands_at:
+                continue  # no hand there as the video began: nothing to take
             tracker = self.places[place]
             for visit in tracker.finished:
                 if visit.touch is not None:
                     card, confidence = self._snapshot_card(visit)
                     unjudged.append((visit, Arrival(visit.touch.t, visit.touch.frame, place.index, visit.player, card,
-                                                    visit.touch.error, confidence * 0.5)))
+                                                    visit.touch.error, confidence * COVERED_CONFIDENCE)))
             unjudged += [(visit, Arrival(visit.touch.t, visit.touch.frame, place.index, visit.player, None, visit.touch.error))
                          for visit in tracker.visits.values() if visit.touch is not None]  # hands there still
         taken = self.opening.under_later_cards(self.covered.waiting() + [arrival for _, arrival in unjudged])
@@ -826,7 +826,7 @@ class TableTracker:
                 continue
             card, confidence, guess = named
             self.covered.cover(Arrival(visit.touch.t, visit.touch.frame, place.index, visit.player, card,
-                                       visit.touch.error, confidence * 0.5, arm=_arm_offset(visit), under=True), frame.t,
+                                       visit.touch.error, confidence * COVERED_CONFIDENCE, arm=_arm_offset(visit), under=True), frame.t,
                                reaching=passing[number], guess=guess)
         return self.covered.top_laid(top)
 

@@ -214,3 +214,9 @@ def test_the_paper_is_not_judged_on_fewer_than_two_cards():
 def test_card_coloured_at_the_usual_limit_is_bright_and_unsaturated():
     pixels = np.uint8([[(244, 247, 248), (200, 200, 200), (139, 139, 139), (60, 120, 230), (150, 180, 210)]])
     np.testing.assert_array_equal(card_coloured(pixels)[0], [1, 1, 0, 0, 1 if _saturation((150, 180, 210)) <= 70 else 0])
+
+
+@pytest.mark.parametrize("card, confidence, named", [("QS", 0.6, True), ("QS", 0.59, False), ("Q?", 0.9, False), (None, 0.9, False)])
+def test_a_reading_names_a_card_surely_only_with_its_suit_and_at_the_confidence_asked(card, confidence, named):
+    reading = Reading(Card.parse(card) if card else None, confidence=confidence)
+    assert reading.named_surely(0.6) == named

@@ -26,9 +26,9 @@ PALE_WOOD_BGR = (200, 222, 232)
 CREAM_BGR = (214, 228, 236)  # within 30 of a card's white in every channel: a card laid changes only its middle
 
 
-def run(table: DrawnTable, seconds: float, fps: int = FPS, *, light_from: float | None = None):
+def run(table: DrawnTable, seconds: float, fps: int = FPS, *, light_from: float | None = None, namer=None):
     view = TableView(PlainCalibration(), (800, 600), 0.5, IMAGE_SIZE)
-    tracker = TableTracker(view, ColourNamer(), fps=fps)
+    tracker = TableTracker(view, namer or ColourNamer(), fps=fps)
     rng = np.random.default_rng(1)
     sightings = []
     for index in range(int(seconds * fps)):
@@ -154,12 +154,7 @@ def test_a_new_top_not_named_at_first_is_still_found_with_its_touch_and_player(m
     # read again a few frames on, or else named by the card that left the stock: either way nothing is lost
     table = laid_out()
     table.play("A", Card.parse("6S"), LAYOUT.stock_centre("A", 0), LAYOUT.spit_pile_centre(0), t_touch=1.0)
-    view = TableView(PlainCalibration(), (800, 600), 0.5, IMAGE_SIZE)
-    tracker = TableTracker(view, BlinkingNamer("6S", misses), fps=FPS)
-    rng = np.random.default_rng(1)
-    sightings = []
-    for index in range(int(2.4 * FPS)):
-        sightings += tracker.step(Frame(index, index / FPS, table.frame(index / FPS, rng)))
+    sightings = run(table, 2.4, namer=BlinkingNamer("6S", misses))
     arrivals = [s for s in sightings if isinstance(s, Arrival)]
     assert [(a.player, a.pile, str(a.card)) for a in arrivals] == [("A", 0, "6S")]
     assert abs(arrivals[0].t - 1.0) < 1 / FPS / 3
@@ -512,12 +507,7 @@ def test_cards_laid_over_the_card_the_hand_there_laid_as_the_clip_began_are_play
     table.play("B", Card.parse("10H"), LAYOUT.stock_centre("B", 3), LAYOUT.spit_pile_centre(1), t_touch=0.03)
     table.play("A", Card.parse("JH"), LAYOUT.stock_centre("A", 3), LAYOUT.spit_pile_centre(1), t_touch=0.6)
     table.play("B", Card.parse("QD"), LAYOUT.stock_centre("B", 1), LAYOUT.spit_pile_centre(1), t_touch=0.75, duration=0.25)
-    view = TableView(PlainCalibration(), (800, 600), 0.5, IMAGE_SIZE)
-    tracker = TableTracker(view, BlindAtFirst(), fps=FPS)
-    rng = np.random.default_rng(1)
-    sightings = []
-    for index in range(int(2.2 * FPS)):
-        sightings += tracker.step(Frame(index, index / FPS, table.frame(index / FPS, rng)))
+    sightings = run(table, 2.2, namer=BlindAtFirst())
     sightings = [s for s in sightings if isinstance(s, (LayoutRead, Arrival, PileTouched))]
     layout = sightings[0]
     assert isinstance(layout, LayoutRead)
@@ -579,12 +569,7 @@ def test_a_pile_top_named_by_its_rank_alone_is_named_as_a_look_before_the_layout
     # layout while it is named by its rank alone (`_look_again_at_the_piles`)
     table = laid_out()
     table.play("A", Card.parse("10H"), LAYOUT.stock_centre("A", 1), LAYOUT.spit_pile_centre(1), t_touch=0.7)
-    view = TableView(PlainCalibration(), (800, 600), 0.5, IMAGE_SIZE)
-    tracker = TableTracker(view, SuitSeenOnce("9C", clear), fps=FPS)
-    rng = np.random.default_rng(1)
-    sightings = []
-    for index in range(int(1.6 * FPS)):
-        sightings += tracker.step(Frame(index, index / FPS, table.frame(index / FPS, rng)))
+    sightings = run(table, 1.6, namer=SuitSeenOnce("9C", clear))
     layout = next(s for s in sightings if isinstance(s, LayoutRead))
     assert [str(reading) for reading in layout.piles] == ["5H", named]
     assert [(s.player, str(s.card)) for s in sightings if isinstance(s, Arrival)] == [("A", "10H")]

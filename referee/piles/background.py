@@ -78,12 +78,6 @@ GHOST_BARE_SECONDS = 0.1
 #: resting hand's own shadow had darkened: 36 of 90 kept replays changed, as many plays lost as found.)
 RELIT_SPREAD = 0.06
 RELIT_SECONDS = 2.0
-#: In the opening (GHOST_OPENING_SECONDS), bare table showing where the first view showed a colour the table's own
-#: (`looks_bare`) is the ghost of what the first view showed when the two differ in colour, not only in light: a
-#: channel's ratio of now to then off their mean by more than this share of it. Skin over brown wood passes for the
-#: table (skin to wood: ratios 0.45, 0.85, 0.27 in seed 195's clip); a shadow cast since, or gone, changes every
-#: channel alike (as SHADE_SPREAD).
-GHOST_COLOUR_SPREAD = 0.1
 #: Broad shadows (`shadows`) are looked for once at least this share of the last view stood out from the
 #: model (a shadow coming in stands out first), and while one lies on the table.
 SHADOW_WATCH = 0.08
@@ -267,10 +261,12 @@ class BackgroundModel:
         (GHOST_OPENING_SECONDS), only where the view shows bare table: by then an arm come to rest over a
         card the first view showed is likelier than a ghost. `bare_now`: only where the view shows bare
         table, at any time. In the opening, with `likeness` (per pixel, how typical of the bare table its
-        colour is), what the first view showed was no bare table either where bare table shows now in another
-        colour (`GHOST_COLOUR_SPREAD`) more typical of the table: an arm the table's colour, as skin over brown
-        wood looks to `looks_bare` (an arm come to rest where the first view showed the table is the less
-        typical of the two, and stays a hand)."""
+        colour is), what the first view showed was no bare table either where bare table shows now, more
+        typical of the table than it: an arm the table's colour, as skin over brown wood looks to `looks_bare`,
+        whether it differs from the wood in colour or only in shade (seed 304's clip from 6.14 s: skin a darker
+        orange than the wood in warm light, every channel's ratio within 0.1 of their mean, kept B's hand at a
+        spit pile for 0.9 s), or a shadow gone since. An arm come to rest where the first view showed the table,
+        or a shadow cast there since, is the less typical of the two, and stays."""
         rows, cols = np.nonzero(held)
         first = self._first[rows, cols]
         kept = np.abs(self.model[rows, cols] - first).max(axis=1) < self.threshold
@@ -280,18 +276,11 @@ class BackgroundModel:
             now = view[rows[kept], cols[kept]]
             bare = looks_bare(now[:, None, :])[:, 0]
             if likeness is not None and self._frames <= self._opening_frames:
-                ghost |= bare & _another_colour(first, now) & (likeness(now[:, None, :])[:, 0] > likeness(first[:, None, :])[:, 0])
+                ghost |= bare & (likeness(now[:, None, :])[:, 0] > likeness(first[:, None, :])[:, 0])
             if bare_now or self._frames > self._opening_frames:
                 ghost &= bare
             kept[kept] = ghost
         return rows[kept], cols[kept]
-
-
-def _another_colour(first: np.ndarray, now: np.ndarray) -> np.ndarray:
-    """Per pixel (rows of BGR): `now` differs from `first` in colour, not only in light (see GHOST_COLOUR_SPREAD)."""
-    ratios = (now.astype(np.float32) + 1.0) / (first.astype(np.float32) + 1.0)
-    mean = ratios.mean(axis=1)
-    return np.abs(ratios - mean[:, None]).max(axis=1) > GHOST_COLOUR_SPREAD * mean
 
 
 def grid_of(view: np.ndarray) -> np.ndarray:

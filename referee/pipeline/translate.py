@@ -262,7 +262,9 @@ class Translator:
         """The pile shows again the card that lay under its top: the top was lifted off (a take-back),
         since a card already under a spit pile cannot be played a second time."""
         under, top = self._under[sighting.pile], state.pile_tops[sighting.pile]
-        if not under or under[-1] is None or top is None or not _shows_again(under[-1], sighting):
+        if not under:
+            return self._layout_top_taken_back(sighting, state)
+        if under[-1] is None or top is None or not _shows_again(under[-1], sighting):
             return None
         laid_by = next((player for _, player, pile, card in reversed(self._played) if pile == sighting.pile and card == top), None)
         if sighting.player is not None and laid_by is not None and sighting.player != laid_by:
@@ -285,6 +287,26 @@ class Translator:
         under.pop()
         self._played = [laid for laid in self._played if not (laid[2] == sighting.pile and same_card(laid[3], top))]
         return CardTakenBack(sighting.t, None, sighting.pile, top, frame=sighting.frame)
+
+    def _layout_top_taken_back(self, sighting: Arrival, state: EngineState) -> CardTakenBack | None:
+        """A pile no card has landed on since the layout shows another card after the player's hand was there,
+        and the top the layout showed, named with its suit, lies on one of that player's stocks: the player lifted
+        it back there (a clip that opens as an illegal card is laid, and the layout is read once it is back on
+        the stock: `all_at_once --after-touch` seed 172's clip from 3 s, whose A's `6S` was taken back off the
+        `8H` and the `8H` ruled as A's card laid on it). The card now showing lay under it. Not when the card
+        showing lies on the player's stocks too, or likely may (it is being played, the top was misread)."""
+        top, player = state.pile_tops[sighting.pile], sighting.player
+        if (top is None or top.suit is None or player is None or same_card(top, sighting.card)
+                or state.phase not in (GamePhase.PLAYING, GamePhase.STALLED)):
+            return None
+        stocks = state.players[player].stocks
+        slot = next((index for index, stock in enumerate(stocks) if stock.top == top), None)
+        if slot is None or any(stock.top is not None and same_card(stock.top, sighting.card) for stock in stocks):
+            return None
+        if self._likely_owner(replace(sighting, alternatives=tuple(alt for alt in sighting.alternatives if not same_card(alt[0], top))),
+                              [player], state):
+            return None
+        return CardTakenBack(sighting.t, player, sighting.pile, top, to_stock=slot, revealed=sighting.card, frame=sighting.frame)
 
     def _taken_back_to_stock(self, sighting: StockSeen, state: EngineState) -> CardTakenBack | None:
         """A card the player laid on a spit pile a moment ago (TAKE_BACK_SECONDS) seen back on one of

@@ -320,12 +320,14 @@ class StocksSettled(_Observation):
 @dataclass(frozen=True)
 class CardTakenBack(_Observation):
     """A played card was lifted back off a spit pile (at `t`, the moment it left the pile).
-    `to_stock`: where it was put down (None = back where it came from)."""
+    `to_stock`: where it was put down (None = back where it came from). `revealed`: the card the pile
+    showed once it was lifted, where nothing under it was known (the top of a layout a clip opened on)."""
 
     player: str | None
     pile: int
     card: Card | str
     to_stock: int | None = None
+    revealed: Card | str | None = None
 
     def __post_init__(self) -> None:
         super().__post_init__()
@@ -333,6 +335,7 @@ class CardTakenBack(_Observation):
         self._check_index("pile", 1)
         self._check_index("to_stock", SIXTH_SLOT, optional=True)
         self._set("card", self._card(self.card))
+        self._set("revealed", self._card(self.revealed, "revealed", optional=True))
 
 
 @dataclass(frozen=True)

@@ -353,6 +353,12 @@ class PlayRules:
         pile.count -= 1
         if at == len(pile.cards):
             pile.last_landing = None
+        if obs.revealed is not None and not pile.cards and self.config.camera_tolerant:
+            # [camera reading] the top a clip's layout showed, lifted: what lay under it is seen only now
+            pile.push(obs.revealed, ("unknown", "", None))
+            pile.count -= 1  # it was counted with the card lifted off it
+            if obs.revealed.suit:
+                self._seen.add(obs.revealed)
         table = self._players[owner]
         if kind == "spit":
             table.spit_count += 1
@@ -362,7 +368,8 @@ class PlayRules:
             while len(table.stocks) <= slot:
                 table.stocks.append(Stock())
             stock = table.stocks[slot]
-            stock.count += 1
+            if not (self.config.camera_tolerant and stock.top is not None and same_card(stock.top, lifted)):
+                stock.count += 1  # [camera reading] one seen there already (a layout read after it came back) is counted
             stock.top = lifted
         return events + self._check_stall(obs)
 

@@ -410,3 +410,17 @@ def test_a_card_of_unknown_origin_lifted_back_leaves_the_pile_for_a_stock_seen_l
     with pytest.raises(ObservationError):
         for observation in observations:
             strict.observe(observation)
+
+
+def test_a_layout_s_top_lifted_back_leaves_the_card_seen_under_it_on_top_for_the_camera():
+    # a clip's layout showed the 6S on pile 1, just laid by A, who lifted it back: the 8H shows under it
+    observation = CardTakenBack(1.4, "A", 1, "6S", to_stock=0, revealed="8H")
+    camera = table(a="6S - - - -", piles="4C 6S", config=RulesConfig().for_camera())
+    count = camera.state.players["A"].stocks[0].count
+    events = camera.observe(observation)
+    assert [(e.type.value, e.get("player"), e.get("kind")) for e in events if e.type.value != "notice"] == [
+        ("violation", "A", "take_back")]
+    assert camera.state.pile_tops[1] == Card.parse("8H")
+    assert camera.state.players["A"].stocks[0].top == Card.parse("6S") and camera.state.players["A"].stocks[0].count == count
+    events = camera.observe(CardLanded(2.0, "B", 1, "9D"))
+    assert plays(events) == [("B", 1, "9D", "8H", True)]

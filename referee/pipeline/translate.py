@@ -299,6 +299,11 @@ class Translator:
         if (top is None or top.suit is None or player is None or same_card(top, sighting.card)
                 or state.phase not in (GamePhase.PLAYING, GamePhase.STALLED)):
             return None
+        if can_play_on(sighting.card, top):
+            # the two fit: the card was laid on it (the top and a stock card alike misread as one: `jolly-royal`'s
+            # `JC` read `JS` on the pile and on A's stock, A's `QS` laid on it), and a card lifted back was one that
+            # did not fit what it lay on
+            return None
         stocks = state.players[player].stocks
         slot = next((index for index, stock in enumerate(stocks) if stock.top == top), None)
         if slot is None or any(stock.top is not None and same_card(stock.top, sighting.card) for stock in stocks):

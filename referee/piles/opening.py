@@ -82,7 +82,6 @@ class Opening:
         self.kept: set[int] = set()       # spit piles the layout keeps as the first frame showed them
         self.untouched: set[int] = set()  # spit piles seen lying still before any hand touched them
         self.hands_at: set[int] = set()   # spit piles a hand was at as the video began
-        self.unnamed_under: set[int] = set()  # ... whose hand there laid a card not named surely, under later cards
         self._touched: set[int] = set()
 
     def saw_settle(self, pile: int, touched: bool) -> None:
@@ -140,11 +139,8 @@ class Opening:
         card on top, as `_laid_on_by_the_hand_there` takes such a card seen laid, and the later cards are played
         on it (`all_at_once --after-touch`, seed 195's clip from 3.69 s: B's hand was laying the 6C on pile 0 as
         the clip opened, left, and B and A laid a 5H and a 5C there half a second on, before the pile settled;
-        the layout took them in, unruled). Where the hand there's card was not named surely, the pile starts with a
-        top not known, and the later cards are ruled all the same, the first as legal (the rules say so; seed 236's
-        clip from 12.22 s: A's hand at pile 1 as it opened, B's 5S and A's 6H laid there before it settled, both
-        taken in unruled). `waiting` may hold cards not judged yet (their pile not settled since) and hands there
-        still (their card unknown), in any order. Returns those cards, which are not to be ruled."""
+        the layout took them in, unruled). `waiting` may hold cards not judged yet (their pile not settled since) and
+        hands there still (their card unknown), in any order. Returns those cards, which are not to be ruled."""
         taken: list[Arrival] = []
         for pile in (0, 1):
             there = sorted((arrival for arrival in waiting if arrival.pile == pile and self.hand_there(arrival.t, pile)),
@@ -152,22 +148,15 @@ class Opening:
             later = [arrival.t for arrival in waiting if arrival.pile == pile and not self.hand_there(arrival.t, pile)]
             if not there or not later or min(later) <= there[-1].t:
                 continue
-            card, place = there[-1].card, Place("spit_pile", pile)
+            card = there[-1].card
             if card is not None and card.suit is not None and there[-1].confidence >= SURE_UNDER:
-                self.first[place] = Reading(card, confidence=there[-1].confidence)
-            elif not self.first[place].named_surely(SURE_FIRST_LOOK):
-                # a card lies there, not named: the first of the later cards is played on a top not known
-                self.first[place] = Reading(None, face_down=True)
-                self.unnamed_under.add(pile)
-            else:
-                continue  # a top the first frame named surely under the hand: the cards seen laid are played on it
-            taken += there
+                self.first[Place("spit_pile", pile)] = Reading(card, confidence=there[-1].confidence)
+                taken += there
         return taken
 
     def _unnamed_untouched(self, pile: int) -> bool:
-        """The first frame showed something on `pile` it could not name, and it lay still, untouched, after; or the
-        hand there as the video began laid a card not named surely, under cards hands come afresh laid there since."""
-        return pile in self.unnamed_under or self.first[Place("spit_pile", pile)].face_down and pile in self.untouched
+        """The first frame showed something on `pile` it could not name, and it lay still, untouched, after."""
+        return self.first[Place("spit_pile", pile)].face_down and pile in self.untouched
 
     def stalled(self) -> bool:
         """No stock top the first frame showed could be played on a spit pile top it showed (the stocks

@@ -260,7 +260,8 @@ class Translator:
 
     def _taken_back(self, sighting: Arrival, state: EngineState) -> CardTakenBack | None:
         """The pile shows again the card that lay under its top: the top was lifted off (a take-back),
-        since a card already under a spit pile cannot be played a second time."""
+        since a card already under a spit pile cannot be played a second time. On a pile no card has landed on
+        since the layout, nothing under it is known: see `_layout_top_taken_back`."""
         under, top = self._under[sighting.pile], state.pile_tops[sighting.pile]
         if not under:
             return self._layout_top_taken_back(sighting, state)
@@ -293,8 +294,8 @@ class Translator:
         and the top the layout showed, named with its suit, lies on one of that player's stocks: the player lifted
         it back there (a clip that opens as an illegal card is laid, and the layout is read once it is back on
         the stock: `all_at_once --after-touch` seed 172's clip from 3 s, whose A's `6S` was taken back off the
-        `8H` and the `8H` ruled as A's card laid on it). The card now showing lay under it. Not when the card
-        showing lies on the player's stocks too, or likely may (it is being played, the top was misread)."""
+        `8H` and the `8H` ruled as A's card laid on it). The card now showing lay under it. Not when it fits the
+        top, nor when it lies on the player's stocks too, or likely may (it is being played, the top was misread)."""
         top, player = state.pile_tops[sighting.pile], sighting.player
         if (top is None or top.suit is None or player is None or same_card(top, sighting.card)
                 or state.phase not in (GamePhase.PLAYING, GamePhase.STALLED)):

@@ -150,7 +150,7 @@ class CoveredCards:
             if now < deadline and (1 - arrival.pile) in piles_busy:
                 keep.append(Covered(arrival, deadline, reaching, guess))  # the other pile may yet show this hand laid its card there
                 continue
-            match = next((d for d in self.departures if _fits(arrival, d) and not self._anothers(arrival, d)), None)
+            match = self._gone_for(arrival)
             top = None if match is None else self._top_of(arrival, match.card)
             if top is not None:
                 # the card gone from this hand's stock is the one on top, laid over it as the other hand's: the
@@ -158,7 +158,7 @@ class CoveredCards:
                 # and the other player's card lies under it, named by their own stock
                 self.departures.remove(match)
                 arrival = self._swap(top, arrival)
-                match = next((d for d in self.departures if _fits(arrival, d) and not self._anothers(arrival, d)), None)
+                match = self._gone_for(arrival)
             if match is not None:
                 self.departures.remove(match)
                 out.append(replace(arrival, card=match.card, confidence=0.9))
@@ -182,6 +182,12 @@ class CoveredCards:
         self.unnamed = keep
         self.departures = [d for d in self.departures if d.settled >= now - MEMORY_SECONDS]
         return sorted(out + self._released_tops(), key=lambda arrival: arrival.t), named_tops
+
+    def _gone_for(self, arrival: Arrival) -> Departure | None:
+        """The card gone from a stock that names `arrival`: of those that may be it, the one its hand's last look
+        named, if any, else the first."""
+        fitting = [d for d in self.departures if _fits(arrival, d) and not self._anothers(arrival, d)]
+        return next((d for d in fitting if arrival.card is not None and d.card == arrival.card), fitting[0] if fitting else None)
 
     def _top_of(self, arrival: Arrival, card: Card) -> Arrival | None:
         """The top waiting over `arrival` on its pile that another player's hand was taken to lay, and that
@@ -238,9 +244,17 @@ class CoveredCards:
 
     def _passing(self, arrival: Arrival) -> bool:
         """The same hand put a card on the other pile at about the same time: it was reaching across
-        this pile (an arm over the left pile on its way to the right one), not laying a card here."""
-        return any(laid.player == arrival.player and laid.pile != arrival.pile and abs(laid.t - arrival.t) <= PASSING_SECONDS
-                   for laid in self.laid)
+        this pile (an arm over the left pile on its way to the right one), not laying a card here. Unless the
+        card its last look here named, suit and all, left its stock, and none like the card there did: then it
+        laid that card here, and touched the other pile on its way (`all_at_once --after-touch` seed 176's clip
+        from 3.15 s: B's hand over pile 0's 5D, read there again, on its way to lay the 2S on pile 1)."""
+        across = [laid for laid in self.laid
+                  if laid.player == arrival.player and laid.pile != arrival.pile and abs(laid.t - arrival.t) <= PASSING_SECONDS]
+        if not across:
+            return False
+        gone = {departure.card for departure in self.departures if departure.player == arrival.player}
+        laid_here = arrival.card is not None and arrival.card.suit is not None and arrival.card in gone
+        return not (laid_here and all(laid.card not in gone for laid in across))
 
 
 def _fits(arrival: Arrival, departure: Departure) -> bool:

@@ -143,6 +143,31 @@ def test_a_hand_that_laid_a_card_on_the_other_pile_meanwhile_was_reaching_across
     assert [a.card for a in out] == ([] if passing else [TEN])
 
 
+@pytest.mark.parametrize("last_look, laid_here", [
+    (TEN, True),        # its last look named the 10H, the 10H left its stock, nothing like the 5S: laid here
+    (None, False),      # no last look to tell by: reaching across
+    (JACK, False),      # its last look named a JH, which did not leave its stock: reaching across
+])
+def test_a_hand_that_touched_the_other_pile_laid_its_card_here_when_its_stock_says_so(last_look, laid_here):
+    # `all_at_once --after-touch` seed 176's clip from 3.15 s: B's hand over pile 0 (its 5D read there again) on its
+    # way to lay the 2S on pile 1, which A's KS covered; the 2S was dropped as B's arm reaching across
+    covered = CoveredCards()
+    covered.top_laid(covered_arrival("B", t=1.1, pile=0, card=FIVE))
+    covered.cover(covered_arrival("B", t=1.0, pile=1, card=last_look), now=1.2)
+    covered.left_stock("B", 1.3, TEN, 1.2)
+    out, _ = name(covered, now=1.4)
+    assert [a.card for a in out] == ([TEN] if laid_here else [])
+
+
+def test_a_covered_card_is_named_by_the_card_gone_that_its_last_look_named_of_those_that_fit():
+    covered = CoveredCards()
+    covered.cover(covered_arrival("B", t=1.0, card=TEN), now=1.2)
+    covered.left_stock("B", 1.2, JACK, 0.9)
+    covered.left_stock("B", 1.3, TEN, 1.1)
+    out, _ = name(covered, now=1.4)
+    assert [a.card for a in out] == [TEN]
+
+
 def test_a_card_laid_over_a_covered_one_is_ruled_after_it_in_touch_order():
     covered = CoveredCards()
     covered.cover(covered_arrival("B", t=1.0, pile=1), now=1.25)

@@ -277,12 +277,8 @@ class Translator:
         # top known by its rank alone is another card of that rank (jolly-royal's `A?` on A's stock as A lifted a
         # `3S` back off the `AD` it had laid on: the `AD` seen again was taken for that ace, laid on the `3S`)
         itself = under[-1].suit is not None and sighting.card == under[-1]
-        alike = replace(sighting, alternatives=tuple(alt for alt in sighting.alternatives if alt[0] != under[-1])) if itself else sighting
-        if any(stock.top is not None and same_card(stock.top, sighting.card) and not (itself and stock.top.suit is None)
-               for player in players for stock in state.players[player].stocks) or self._likely_owner(alike, players, state):
-            # the card, or one the reader thought it may well be, lies on the player's stock: it is being
-            # played (the card under, or this one, was misread)
-            return None
+        if self._being_played(sighting, players, state, besides=under[-1] if itself else None, suited=itself):
+            return None  # the card under, or this one, was misread
         if state.phase not in (GamePhase.PLAYING, GamePhase.STALLED, GamePhase.ROUND_OVER):
             return None
         under.pop()
@@ -305,14 +301,19 @@ class Translator:
             # `JC` read `JS` on the pile and on A's stock, A's `QS` laid on it), and a card lifted back was one that
             # did not fit what it lay on
             return None
-        stocks = state.players[player].stocks
-        slot = next((index for index, stock in enumerate(stocks) if stock.top == top), None)
-        if slot is None or any(stock.top is not None and same_card(stock.top, sighting.card) for stock in stocks):
-            return None
-        if self._likely_owner(replace(sighting, alternatives=tuple(alt for alt in sighting.alternatives if not same_card(alt[0], top))),
-                              [player], state):
+        slot = next((index for index, stock in enumerate(state.players[player].stocks) if stock.top == top), None)
+        if slot is None or self._being_played(sighting, [player], state, besides=top):
             return None
         return CardTakenBack(sighting.t, player, sighting.pile, top, to_stock=slot, revealed=sighting.card, frame=sighting.frame)
+
+    def _being_played(self, sighting: Arrival, players: list[str], state: EngineState, *, besides: Card | None = None,
+                      suited: bool = False) -> bool:
+        """The card seen, or one the reader thought it may well be, lies on a stock of one of `players`: it is being
+        played, not shown again. `besides`: a card known to lie on the pile, which the reader's doubts do not name;
+        `suited`: the card seen is known by its suit, and a stock top known by its rank alone is another card."""
+        alike = sighting if besides is None else replace(sighting, alternatives=tuple(alt for alt in sighting.alternatives if alt[0] != besides))
+        return any(stock.top is not None and same_card(stock.top, sighting.card) and not (suited and stock.top.suit is None)
+                   for player in players for stock in state.players[player].stocks) or bool(self._likely_owner(alike, players, state))
 
     def _taken_back_to_stock(self, sighting: StockSeen, state: EngineState) -> CardTakenBack | None:
         """A card the player laid on a spit pile a moment ago (TAKE_BACK_SECONDS) seen back on one of

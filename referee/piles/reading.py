@@ -32,6 +32,10 @@ PLAINLY_BARE = 0.1
 #: ... on a table of which at most this share is card-coloured: on a white cloth or a pale table a card's
 #: face looks like the table itself, and only the recogniser can see it.
 PALE_TABLE_SHARE = 0.05
+#: ... or on which the cards named in a layout look like the table: the median card at least this share like it
+#: (`TableColour.faces_seen`: a pale grey cloth under a dimmed lamp, its cards' faces the same grey, no longer
+#: bright enough to count as card-coloured; on rendered tables the median card 0.01-0.25 elsewhere, 0.89 there).
+FACES_LIKE_TABLE = 0.5
 #: A pixel is card-coloured (a face or its border) when at least this bright and at most this saturated.
 CARD_MIN_VALUE = 140
 CARD_MAX_SATURATION = 70
@@ -92,6 +96,7 @@ class TableColour:
         self._histogram: np.ndarray | None = None
         self._typical = 0.0  # the median likeness of the table's own pixels when last learned
         self._pale = 1.0  # the share of the table that is card-coloured (until learned: all of it)
+        self._faces_like_table = False  # the cards named on it look like it (`faces_seen`)
 
     def learn(self, samples: list[np.ndarray], blend: float = 1.0) -> None:
         """`blend`: the weight of these samples against what was learned before (1 = start afresh)."""
@@ -139,8 +144,15 @@ class TableColour:
 
     def hides_faces(self) -> bool:
         """The table is card-coloured (more than PALE_TABLE_SHARE of it): a white cloth or a pale wood,
-        on which a card's face may look like the table itself."""
-        return self._pale > PALE_TABLE_SHARE
+        on which a card's face may look like the table itself; or the faces seen on it did (`faces_seen`)."""
+        return self._pale > PALE_TABLE_SHARE or self._faces_like_table
+
+    def faces_seen(self, faces: list[np.ndarray]) -> None:
+        """The pixels (N x 3 BGR, in the light the table's colour is known in) of face-up cards named on the
+        table: whether faces look like it (FACES_LIKE_TABLE), where two or more are given."""
+        shares = [float(self.looks_bare(face.reshape(-1, 1, 3)).mean()) for face in faces if face.size]
+        if len(shares) >= 2:
+            self._faces_like_table = float(np.median(shares)) >= FACES_LIKE_TABLE
 
 
 def _smoothed(histogram: np.ndarray) -> np.ndarray:

@@ -698,13 +698,19 @@ class TableTracker:
             self._piles_to_fit = {0, 1}  # a spit pile is found once a card lies on it
         read = self._read_all([place for place in self.places if not (place.kind == "spit_pile" and place.index in keep_piles)], frame.image,
                               where_settled=True)
+        view = self.bare_strips.as_first(self.last_view)
+        faces = [self.places[place].crop(view)[self.places[place].footprint] for place, reading in read.items() if reading.card is not None]
+        hid = self.table_colour.hides_faces()
+        self.table_colour.faces_seen(faces)
+        if self.table_colour.hides_faces() and not hid:
+            # the faces named look like the table (a grey cloth under a dimmed lamp): a place read bare may hold
+            # a face that looks like it too, and is read again by the recogniser (`all_at_once` seed 175's clips)
+            read |= self._read_all([place for place, reading in read.items() if reading.empty], frame.image, where_settled=True)
         for place, reading in read.items():
             self.readings[place] = reading
             self._layout_read_at[place] = frame.index
         if not self._paper_seen:  # the paper of the first cards laid out, in the light the game began in
-            view = self.bare_strips.as_first(self.last_view)
-            most = paper_saturation_limit([self.places[place].crop(view)[self.places[place].footprint]
-                                           for place, reading in read.items() if reading.card is not None])
+            most = paper_saturation_limit(faces)
             self._paper_seen = most is not None
             self.paper_most = CARD_MAX_SATURATION if most is None else most
         # a stock read with a hand over it is read again when the hand has gone, whether or not the place
@@ -753,7 +759,12 @@ class TableTracker:
         # reason enough to read it again
         touched = change.changed or retry is not None or any(visit.card_seen or visit.frames_in_contact for visit in change.visits)
         reading = self._read_settled(place, change, frame) if touched else previous
-        if reading.card is None and (change.changed or retry is not None):
+        # a top named before, a card seen there now and not named, a hand having touched it: something was laid
+        # there too like the card under it for the picture to count as changed (`all_at_once` seed 194: a
+        # `dondorf` `QC` laid on its `JS` at 0.5 px per mm, its face read as no card's). Not a pile read empty:
+        # taken by a slap, or a reader blind in dim light (seed 175's), which three more looks would not cure
+        unnamed_now = reading.face_down and previous.card is not None and bool(visits)
+        if reading.card is None and (change.changed or retry is not None or unnamed_now):
             tries = retry[1] + 1 if retry is not None else 1
             if tries <= READ_RETRIES:
                 # not named this time (a shadow, a blur, a glare): read again a few frames on, keeping who touched it

@@ -179,6 +179,30 @@ def test_on_a_white_cloth_a_spot_that_looks_like_the_table_is_still_read():
     assert namer.asked == 1
 
 
+@pytest.mark.parametrize("face_grey, hides", [(125, True), (200, False)])
+def test_on_a_grey_cloth_under_a_dimmed_lamp_the_faces_seen_there_say_faces_look_like_the_table(face_grey, hides):
+    """`all_at_once` seed 175's clips: a pale grey cloth, dimmed, is too dark to count as card-coloured, and so are
+    the faces on it: a spot with a card looked plainly bare and was never read. Where the faces named in a layout
+    look like the table, the table hides faces; where they stand out, it does not."""
+    table = TableColour()
+    table.learn([_felt((118, 119, 130), seed=1)])
+    face = _felt((face_grey, face_grey, face_grey + 11), seed=5)
+    face[20:26, 20:26] = (20, 20, 20)  # a little printing
+    namer = CountingNamer()
+    assert not table.hides_faces()
+    table.faces_seen([face.reshape(-1, 3), _felt((face_grey, face_grey, face_grey + 11), seed=6).reshape(-1, 3)])
+    assert table.hides_faces() == hides
+    read = read_place(namer, np.zeros((60, 60, 3), np.uint8), _felt((face_grey, face_grey, face_grey + 11), seed=7), table, 3.0)
+    assert read.card == Card.parse("7C") and namer.asked == 1  # looking like the table, or standing out from it
+
+
+def test_the_faces_are_not_judged_on_fewer_than_two_cards():
+    table = TableColour()
+    table.learn([_felt((118, 119, 130), seed=1)])
+    table.faces_seen([_felt((125, 125, 136), seed=5).reshape(-1, 3)])
+    assert not table.hides_faces()
+
+
 def _card_pixels(paper_bgr: tuple[int, int, int], seed: int) -> np.ndarray:
     """A card's pixels (N x 3): its paper, and a fifth of them printed in red or black ink."""
     chance = np.random.default_rng(seed)

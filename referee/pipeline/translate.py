@@ -258,13 +258,13 @@ class Translator:
             if isinstance(observation, CardLanded) and observation.player is not None:
                 self._played = self._played[-7:] + [(observation.t, observation.player, observation.pile, observation.card)]
 
-    def _taken_back(self, sighting: Arrival, state: EngineState) -> CardTakenBack | None:
+    def _taken_back(self, sighting: Arrival, state: EngineState, coming: Sequence[Sighting] = ()) -> CardTakenBack | None:
         """The pile shows again the card that lay under its top: the top was lifted off (a take-back),
         since a card already under a spit pile cannot be played a second time. On a pile no card has landed on
         since the layout, nothing under it is known: see `_layout_top_taken_back`."""
         under, top = self._under[sighting.pile], state.pile_tops[sighting.pile]
         if not under:
-            return self._layout_top_taken_back(sighting, state)
+            return self._layout_top_taken_back(sighting, state, coming)
         if under[-1] is None or top is None or not _shows_again(under[-1], sighting):
             return None
         laid_by = next((player for _, player, pile, card in reversed(self._played) if pile == sighting.pile and card == top), None)
@@ -285,13 +285,15 @@ class Translator:
         self._played = [laid for laid in self._played if not (laid[2] == sighting.pile and same_card(laid[3], top))]
         return CardTakenBack(sighting.t, None, sighting.pile, top, frame=sighting.frame)
 
-    def _layout_top_taken_back(self, sighting: Arrival, state: EngineState) -> CardTakenBack | None:
+    def _layout_top_taken_back(self, sighting: Arrival, state: EngineState, coming: Sequence[Sighting] = ()) -> CardTakenBack | None:
         """A pile no card has landed on since the layout shows another card after the player's hand was there,
         and the top the layout showed, named with its suit, lies on one of that player's stocks: the player lifted
         it back there (a clip that opens as an illegal card is laid, and the layout is read once it is back on
         the stock: `all_at_once --after-touch` seed 172's clip from 3 s, whose A's `6S` was taken back off the
         `8H` and the `8H` ruled as A's card laid on it). The card now showing lay under it. Not when it fits the
-        top, nor when it lies on the player's stocks too, or likely may (it is being played, the top was misread)."""
+        top, nor when it lies on the player's stocks too, or likely may (it is being played, the top was misread).
+        The stock may show the top only a moment later (`coming`), its hand still over it as the pile settled: seed
+        175's clip from 3 s, read as A laid its `2H` on the `4D` and lifted it back, the `4D` ruled A's play on it."""
         top, player = state.pile_tops[sighting.pile], sighting.player
         if (top is None or top.suit is None or player is None or same_card(top, sighting.card)
                 or state.phase not in (GamePhase.PLAYING, GamePhase.STALLED)):
@@ -302,6 +304,9 @@ class Translator:
             # did not fit what it lay on
             return None
         slot = next((index for index, stock in enumerate(state.players[player].stocks) if stock.top == top), None)
+        if slot is None:
+            slot = next((seen.slot for seen in coming if isinstance(seen, StockSeen) and seen.player == player and seen.visited
+                         and seen.reading.card == top and 0.0 <= seen.t - sighting.t <= TAKE_BACK_SECONDS), None)
         if slot is None or self._being_played(sighting, [player], state, besides=top):
             return None
         return CardTakenBack(sighting.t, player, sighting.pile, top, to_stock=slot, revealed=sighting.card, frame=sighting.frame)
@@ -406,7 +411,7 @@ class Translator:
             # with a `JC` on a stock, spat on the other pile)
             return [], (f"{card} seen landing again on spit pile {sighting.pile} at t={sighting.t:.3f}s: taken for a "
                         "second reading of the card on top, not a new play")
-        taken_back = None if shown is not None else self._taken_back(sighting, state)
+        taken_back = None if shown is not None else self._taken_back(sighting, state, coming)
         if taken_back is not None:
             return [taken_back], None
         if self._top_read_again(sighting, state, shown, coming):

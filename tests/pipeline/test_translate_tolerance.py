@@ -876,3 +876,21 @@ def test_the_top_a_clip_s_layout_showed_seen_back_on_the_player_s_stock_was_lift
         assert engine.state.players["A"].stocks[1].top == Card.parse("6S") and engine.state.players["A"].stocks[1].count == 1
     else:
         assert plays(events)[0][:3] == ("A", 1, showing)
+
+
+@pytest.mark.parametrize("back_after, taken_back", [(0.6, True), (3.5, False)])
+def test_the_top_a_clip_s_layout_showed_seen_back_on_the_stock_a_moment_after_the_card_under_it_is_lifted_back(back_after, taken_back):
+    # `all_at_once --after-touch` seed 175's clip from 3 s: the clip opens as A lays a 2H on the 4D and lifts it
+    # back; the layout showed the 2H on the pile and A's stock bare under A's hand, and the stock settled with the
+    # 2H only after the pile had settled with the 4D: the 4D was ruled A's card laid on it
+    sightings = [layout_read((card("JH"), card("2H")), a="QC - 2C 10S KH", b="3C 9D 10S QS AH"), arrival(0.54, 1, "A", "4D"),
+                 StockSeen(0.54 + back_after, int((0.54 + back_after) * 30), "A", 1, card("2H"), EMPTY, True),
+                 arrival(1.1 + back_after, 1, "B", "3C")]
+    events, _, engine = referee(sightings, ahead=True)
+    violations = [(e["player"], e["kind"]) for kind, e in events if kind == "violation"]
+    assert (violations == [("A", "take_back")]) is taken_back
+    if taken_back:
+        assert plays(events) == [("B", 1, "3C", "4D", True)]
+        assert engine.state.players["A"].stocks[1].top == Card.parse("2H") and engine.state.players["A"].stocks[1].count == 1
+    else:
+        assert plays(events)[0][:4] == ("A", 1, "4D", "2H")

@@ -132,12 +132,20 @@ def reaching_on(visits: Sequence[Visit], other_pile_touches: Sequence[tuple[str,
     return [went_on(visit, other_pile_touches) for visit in visits]
 
 
-def unseen_joint_owner(visits: Sequence[Visit], joint_owner: str | None) -> str | None:
+def unseen_joint_owner(visits: Sequence[Visit], joint_owner: str | None, *, holders: set[str] = frozenset(),
+                       sure: float = 1.0) -> str | None:
     """The player `joint_owners` gave this pile whose hand was never seen at it, or None. Both piles were
     laid at once and the two arms crossed: what touched here was the other arm passing over it (or the
     unseen hand taken for it where the arms merged), and the card is the unseen hand's. The other hand's
-    own card lies on the other pile."""
-    return joint_owner if joint_owner is not None and joint_owner not in {visit.player for visit in visits} else None
+    own card lies on the other pile. Not when the card, read JOINT_HOLDER_SURE, came from the stock of the
+    hand seen here and no other (`holders`): that hand laid it, and its arm went over the other pile after
+    (`other_decks` seed 403's clip from 10.83 s: A laid its `4S` on pile 1 and drew back over pile 0 as B laid
+    its `AS` there; the `4S` was given to B, and A's touch of pile 0 named by the `4S` gone from A's stock)."""
+    if joint_owner is None or joint_owner in {visit.player for visit in visits}:
+        return None
+    if len(holders) == 1 and joint_owner not in holders and sure >= JOINT_HOLDER_SURE:
+        return None
+    return joint_owner
 
 
 def joint_owners(changes: Sequence[tuple[Place, PlaceChange]], places: Mapping[Place, PlaceTracker]) -> dict[Place, str]:

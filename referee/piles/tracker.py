@@ -709,6 +709,12 @@ class TableTracker:
         for place, reading in read.items():
             self.readings[place] = reading
             self._layout_read_at[place] = frame.index
+            if place.kind == "spit_pile":
+                # the pile's card where the recogniser found it, not where what changed there settled: on a pale
+                # table an arm leaving in the first frames settles a card-sized patch of table (`all_at_once`
+                # seed 306's clip from 2.88 s: pile 0 outlined 80 mm off its `AS`, then moved there, the re-spit
+                # landing at its edge, read bare)
+                self._take_outline(place, reading)
         if not self._paper_seen:  # the paper of the first cards laid out, in the light the game began in
             most = paper_saturation_limit(faces)
             self._paper_seen = most is not None
@@ -818,7 +824,7 @@ class TableTracker:
         holding = [self.places[place].frames_holding(visit, change.footprint) for visit in visits]
         passing = reaching_on(visits, self._touches_at(1 - place.index))
         owner = who_laid_top(visits, holding, holders=holders, joint_owner=owner_player, sure=laid.confidence, reached_on=passing)
-        unseen_owner = unseen_joint_owner(visits, owner_player)  # its card, timed by the touches seen here
+        unseen_owner = unseen_joint_owner(visits, owner_player, holders=holders, sure=laid.confidence)  # its card, timed by the touches seen here
         for number, visit in enumerate(visits):
             if number == owner:
                 # on a bare place the card touches nothing until it lies there: timed where it came to rest

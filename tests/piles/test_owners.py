@@ -234,6 +234,23 @@ def test_without_a_joint_owner_nobody_is_unseen():
     assert unseen_joint_owner([_visit("A", 1.0)], None) is None
 
 
+@pytest.mark.parametrize("holders, sure, unseen", [
+    ({"A"}, 0.97, None),       # the card came from the stock of the hand seen here: that hand laid it
+    ({"B"}, 0.97, "B"),        # ... from the unseen hand's: it is that hand's, as the touches said
+    ({"A", "B"}, 0.97, "B"),   # ... either's: the touches decide
+    ({"A"}, 0.4, "B"),         # ... read too unsurely to overrule them
+])
+def test_a_card_from_the_stock_of_the_one_hand_seen_at_its_pile_is_not_the_unseen_hand_s(holders, sure, unseen):
+    # `other_decks` seed 403's clip from 10.83 s: A laid its `4S` on pile 1 and drew its arm back over pile 0 as B
+    # laid its `AS` there; seen at both piles and reaching pile 0 last, A was given pile 0 and B, unseen at pile 1,
+    # the `4S`, though only A's stock had held it
+    changes = _spits({PILES[0]: {"A": 1.034, "B": 1.082}, PILES[1]: {"A": 1.0}})
+    owners = joint_owners(changes, _piles())
+    assert owners[PILES[1]] == "B"
+    visits = dict(changes)[PILES[1]].visits
+    assert unseen_joint_owner(visits, owners[PILES[1]], holders=holders, sure=sure) == unseen
+
+
 def _left_stock(departures: list[tuple[str, str]]):
     def left_stock_by(card, alike):
         return {player for player, gone in departures if alike(Card.parse(gone), card)}

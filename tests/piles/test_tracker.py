@@ -1057,3 +1057,27 @@ def test_a_card_laid_so_like_the_top_that_the_pile_seems_unchanged_is_read_again
     arrivals = [s for s in sightings if isinstance(s, Arrival)]
     assert [(a.player, a.pile, str(a.card)) for a in arrivals] == [("A", 0, "6H")]
     assert abs(arrivals[0].t - 1.0) < 1 / FPS / 3
+
+
+@pytest.mark.parametrize("off", [(40.0, 0.0), (-30.0, 20.0)])
+def test_a_clip_s_layout_outlines_each_spit_pile_where_the_recogniser_found_its_card(off):
+    # `all_at_once` seed 306's clip from 2.88 s, on a pale cloth: pile 0 settled in the first frames on a
+    # card-sized patch of table an arm had left, 80 mm off its `AS`; the pile was then fitted there, and the
+    # re-spit laid on the `AS` was read at the view's edge, as bare. A layout takes each pile where its card was
+    # read, whatever the pile settled on before
+    table = DrawnTable(table=CREAM_BGR)
+    table.lying = laid_out().lying
+    view = TableView(PlainCalibration(), (800, 600), 0.5, IMAGE_SIZE)
+    tracker = TableTracker(view, FindingNamer(), fps=FPS)
+    rng = np.random.default_rng(1)
+    place = tracker.places[Place("spit_pile", 1)]
+    pile = np.array(LAYOUT.spit_pile_centre(1))
+    layouts = []
+    for index in range(int(0.6 * FPS)):
+        layouts += [s for s in tracker.step(Frame(index, index / FPS, table.frame(index / FPS, rng))) if isinstance(s, LayoutRead)]
+        if index == 2:  # settled off the card, as on an arm's ghost
+            corners = np.array([[-31.5, -44.0], [31.5, -44.0], [31.5, 44.0], [-31.5, 44.0]]) + pile + off
+            place.set_footprint(place.card_at(corners))
+    assert len(layouts) == 1 and str(layouts[0].piles[1]) == "9C"
+    corners = place.card_corners_mm(place.footprint)
+    assert corners is not None and np.hypot(*(corners.mean(axis=0) - pile)) < 2.5

@@ -123,11 +123,12 @@ def went_on(visit: Visit, other_pile_touches: Sequence[tuple[str, float]]) -> bo
 def reaching_on(visits: Sequence[Visit], other_pile_touches: Sequence[tuple[str, float]]) -> list[bool]:
     """For each of `visits` (one pile's, in touch order), whether its hand touched the other spit pile
     (`other_pile_touches`: (player, time) of its touches) within REACHING_ON_SECONDS after touching this
-    one, while another player's hand touched this pile too: an arm reaching across (the opening spits'
-    crossed arms, caught apart when the first frame held an arm that keeps one pile busy); the other
-    hand laid this pile's card."""
-    players = {visit.player for visit in visits}
-    if len(players) < 2:
+    one, while another hand touched this pile too: an arm reaching across (the opening spits' crossed arms,
+    caught apart when the first frame held an arm that keeps one pile busy); the other hand laid this pile's
+    card. That hand may be the same player's (`other_decks` seed 405's clip from 2.91 s: A laid its `JC` on
+    pile 0 and A's other hand passed over it before the pile settled, on its way to lay the `AC` on pile 1;
+    the `JC` was taken for the later hand's, half a second late). A hand alone at a pile is never reaching on."""
+    if len(visits) < 2:
         return [False] * len(visits)
     return [went_on(visit, other_pile_touches) for visit in visits]
 

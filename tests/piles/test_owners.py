@@ -130,7 +130,21 @@ def test_a_hand_reaching_on_is_one_that_touched_the_other_pile_just_after(other_
 
 
 def test_a_hand_alone_at_a_pile_is_never_reaching_on():
-    assert reaching_on([_visit("A", 0.10), _visit("A", 0.60)], [("A", 0.2)]) == [False, False]
+    assert reaching_on([_visit("A", 0.10)], [("A", 0.2)]) == [False]
+
+
+@pytest.mark.parametrize("other_pile, passing", [
+    ([("A", 0.60 + REACHING_ON_SECONDS - 0.01)], [False, True]),  # A's other hand passed over it to the other pile
+    ([("A", 0.20)], [True, False]),                                # A's first hand went on; the second laid here
+    ([("A", 0.60 + REACHING_ON_SECONDS + 0.01)], [False, False]),  # too late: a card of its own laid there later
+])
+def test_of_two_visits_of_one_player_s_hands_the_one_that_went_on_to_the_other_pile_is_reaching_on(other_pile, passing):
+    # `other_decks` seed 405's clip from 2.91 s: A laid its `JC` on pile 0 and A's other hand passed over it before
+    # the pile settled, on its way to lay the `AC` on pile 1; the `JC` was taken for the later hand's, and ruled
+    # half a second late
+    visits = [_visit("A", 0.10), _visit("A", 0.60)]
+    assert reaching_on(visits, other_pile) == passing
+    assert who_laid_top(visits, [3, 3], holders={"A"}, joint_owner=None, reached_on=passing) == (0 if passing == [False, True] else 1)
 
 
 LAYOUT = TableLayout()

@@ -38,11 +38,11 @@ def run(table: DrawnTable, seconds: float, fps: int = FPS, *, light_from: float 
     return sightings
 
 
-def laid_out() -> DrawnTable:
+def laid_out(a_row: tuple[str, ...] = ("6S", "KD", "2C", "JH", "8D")) -> DrawnTable:
     table = DrawnTable()
     table.lay(Card.parse("5H"), LAYOUT.spit_pile_centre(0))
     table.lay(Card.parse("9C"), LAYOUT.spit_pile_centre(1))
-    for slot, card in enumerate(("6S", "KD", "2C", "JH", "8D")):
+    for slot, card in enumerate(a_row):
         table.lay(Card.parse(card), LAYOUT.stock_centre("A", slot))
     for slot, card in enumerate(("4S", "QD", "3C", "10H", None)):
         table.lay(Card.parse(card) if card else None, LAYOUT.stock_centre("B", slot))
@@ -1045,13 +1045,7 @@ def test_a_card_laid_so_like_the_top_that_the_pile_seems_unchanged_is_read_again
     # as it was, and B's `QC`, gone from its stock, was ruled laid on the other pile B's hand had passed over.
     # A top named before and not named now, a hand having touched it, is read again, and then named by the
     # card that left the stock
-    table = DrawnTable()
-    table.lay(Card.parse("5H"), LAYOUT.spit_pile_centre(0))
-    table.lay(Card.parse("9C"), LAYOUT.spit_pile_centre(1))
-    for slot, card in enumerate(("6H", "KD", "2C", "JH", "8D")):
-        table.lay(Card.parse(card), LAYOUT.stock_centre("A", slot))
-    for slot, card in enumerate(("4S", "QD", "3C", "10H", "7S")):
-        table.lay(Card.parse(card), LAYOUT.stock_centre("B", slot))
+    table = laid_out(a_row=("6H", "KD", "2C", "JH", "8D"))  # the 6H laid on the 5H changes too little to count
     table.play("A", Card.parse("6H"), LAYOUT.stock_centre("A", 0), LAYOUT.spit_pile_centre(0), t_touch=1.0)
     sightings = run(table, 2.6, namer=BlinkingNamer("6H", misses))
     arrivals = [s for s in sightings if isinstance(s, Arrival)]

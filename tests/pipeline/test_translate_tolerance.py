@@ -869,13 +869,19 @@ def test_the_top_a_clip_s_layout_showed_seen_back_on_the_player_s_stock_was_lift
     sightings = [layout_read((card("JH"), card("6S")), a=a_stocks, b="3C 9D 10S QS AH"), arrival(0.4, 1, "A", showing),
                  arrival(1.3, 1, "B", "9D")]
     events, _, engine = referee(sightings)
+    assert_lifted_back_to_a1(events, engine, taken_back, lifted="6S", next_play=("B", 1, "9D", "8H", True), else_play=("A", 1, showing))
+
+
+def assert_lifted_back_to_a1(events, engine, taken_back, *, lifted, next_play, else_play):
+    """A's take-back called (or not), the card `lifted` back on A's stock 1, counted once, and B's next card laid
+    on the card under it (`next_play`); else A's first play begins as `else_play`."""
     violations = [(e["player"], e["kind"]) for kind, e in events if kind == "violation"]
     assert (violations == [("A", "take_back")]) is taken_back
     if taken_back:
-        assert plays(events) == [("B", 1, "9D", "8H", True)]
-        assert engine.state.players["A"].stocks[1].top == Card.parse("6S") and engine.state.players["A"].stocks[1].count == 1
+        assert plays(events) == [next_play]
+        assert engine.state.players["A"].stocks[1].top == Card.parse(lifted) and engine.state.players["A"].stocks[1].count == 1
     else:
-        assert plays(events)[0][:3] == ("A", 1, showing)
+        assert plays(events)[0][:len(else_play)] == else_play
 
 
 @pytest.mark.parametrize("back_after, taken_back", [(0.6, True), (3.5, False)])
@@ -887,10 +893,4 @@ def test_the_top_a_clip_s_layout_showed_seen_back_on_the_stock_a_moment_after_th
                  StockSeen(0.54 + back_after, int((0.54 + back_after) * 30), "A", 1, card("2H"), EMPTY, True),
                  arrival(1.1 + back_after, 1, "B", "3C")]
     events, _, engine = referee(sightings, ahead=True)
-    violations = [(e["player"], e["kind"]) for kind, e in events if kind == "violation"]
-    assert (violations == [("A", "take_back")]) is taken_back
-    if taken_back:
-        assert plays(events) == [("B", 1, "3C", "4D", True)]
-        assert engine.state.players["A"].stocks[1].top == Card.parse("2H") and engine.state.players["A"].stocks[1].count == 1
-    else:
-        assert plays(events)[0][:4] == ("A", 1, "4D", "2H")
+    assert_lifted_back_to_a1(events, engine, taken_back, lifted="2H", next_play=("B", 1, "3C", "4D", True), else_play=("A", 1, "4D", "2H"))

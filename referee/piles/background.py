@@ -19,7 +19,7 @@ from typing import Callable
 import cv2
 import numpy as np
 
-from referee.piles.pixels import differs
+from referee.piles.pixels import differs, scaled
 from referee.piles.shadows import in_its_light, shade_of, shadow_gone
 
 #: How different (0-255, largest channel) a pixel must be from the model to count as foreground.
@@ -142,7 +142,7 @@ class BackgroundModel:
             cv2.multiply(self.model, (float(followed[0]), float(followed[1]), float(followed[2]), 0.0), dst=self.model)
             self._still = None
             rest = followed / gain
-            view = cv2.multiply(view, (float(rest[0]), float(rest[1]), float(rest[2]), 0.0))
+            view = scaled(view, rest)
         if self.in_shadow is None and np.count_nonzero(self._last_background) >= (1.0 - SHADOW_WATCH) * self._last_background.size:
             return view  # too little stood out last time for a shadow to lie here
         gone = shadow_gone(view, self.still_table())

@@ -13,6 +13,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
+from referee.piles.pixels import scaled
 from referee.piles.reading import TableColour
 from referee.piles.table_view import RectMM
 from referee.table.layout import TableLayout
@@ -74,8 +75,7 @@ class BareStrips:
         pile would no longer be told from the hand holding it."""
         if np.all(np.abs(self.light - 1.0) <= LIGHT_CHANGED):
             return None
-        scale = 1.0 / self.light
-        return cv2.multiply(view, (float(scale[0]), float(scale[1]), float(scale[2]), 0.0))
+        return scaled(view, 1.0 / self.light)
 
     def as_first(self, image: np.ndarray) -> np.ndarray:
         """`image` (any part of a view, or pixels N x 1 x 3) in the first view's light where the light has

@@ -1001,8 +1001,10 @@ def _laid_over_its_double(previous: Reading, reading: Reading, *, changed: bool,
     """The pile reads as the very card it read before, though its picture changed under a hand that came to
     lay a card (`_came_to_lay`) and was seen holding it the frame before it touched (`brought_card`: card
     paper glimpsed earlier in its reach is not enough here, where nothing else says a card was laid): a card
-    was laid, and one of the two readings is wrong (the deck has one of each)."""
-    return (previous.card is not None and previous.card.suit is not None and reading.card == previous.card and changed
+    was laid, and one of the two readings is wrong (the deck has one of each). Read by its rank alone both times
+    too (`all_at_once` seed 171: B's re-spit `KD` read `Q?`, then A's `QH` laid over it and B's `AS` read `Q?` again:
+    ruled the pile touched, both plays were lost)."""
+    return (previous.card is not None and reading.card == previous.card and changed
             and any(visit.brought_card and _came_to_lay(visit, period) for visit in visits))
 
 

@@ -750,6 +750,31 @@ def test_a_card_laid_that_reads_as_the_card_under_it_is_the_reading_s_next_likel
     assert str(tracker.readings[pile].card) == "9C"  # the pile stays read as it is: the same picture is no new card
 
 
+class RankOnlyDoublingNamer(DoublingNamer):
+    """`DoublingNamer`, reading its card by the rank alone (`9?`) while `doubling`."""
+
+    def read_top_card(self, crop, px_per_mm=None, outline=None, whole_card=False):
+        read = super().read_top_card(crop, px_per_mm, outline, whole_card)
+        if read.card == self.card and self.doubling:
+            return TopCardReading(Card(self.card.rank, None), 0.45, read.alternatives[1:])
+        return read
+
+
+@pytest.mark.parametrize("brought, expected", [(True, ["10C"]), (False, [])])
+def test_a_card_laid_on_a_top_read_by_its_rank_alone_that_reads_the_same_is_the_reading_s_next_likeliest(brought, expected):
+    # `all_at_once` seed 171: B's re-spit `KD`, read `Q?`, lay under A's `QH`, which read `Q?` again (`QD` 0.16,
+    # `KD` 0.14, `QH` 0.12): the same reading, so no card was laid, and B's `AS` under it and the `QH` were lost
+    namer = RankOnlyDoublingNamer("9C", (("10C", 0.18), ("8C", 0.06)))
+    table, tracker, pile, place = pile_one_read(namer)
+    namer.doubling = True
+    tracker.readings[pile] = Reading(Card("9", None), False, 0.45)
+    laying = Visit("A", 20, touch=TouchEstimate(0.70, 21, 0.01), frames_in_contact=3, brought_card=brought, card_seen=brought)
+    change = PlaceChange(place.place, 35, 1.2, True, (laying,), place.footprint.copy(), place.padded)
+    sightings = tracker._judge([(pile, change)], Frame(35, 1.2, table.frame(1.2)))
+    assert [(s.player, str(s.card)) for s in sightings if isinstance(s, Arrival)] == [("A", card) for card in expected]
+    assert str(tracker.readings[pile].card) == "9?"
+
+
 class TornNamer(ColourNamer):
     """Reads the pile's `card` torn between it and `other` (0.46 and `first_doubt`); once `flipped`, as `other`
     (0.40), giving `card` `then_doubt`."""

@@ -34,14 +34,14 @@ def test_a_difference_in_one_channel_alone_counts_and_one_at_the_level_does_not(
 @given(seed=st.integers(0, 2**32 - 1), rows=st.sampled_from([1, 7, 45, 300]), cols=st.sampled_from([1, 13, 64, 400]),
        scale=st.tuples(*[st.floats(0.2, 3.0)] * 3))
 def test_scaling_a_view_gives_the_bytes_opencv_multiply_gives(seed, rows, cols, scale):
-    """Large views through a table per channel, small ones directly: the same bytes either way, rounding and
-    saturation included."""
+    """Through a table per channel, at every size from a single pixel to the tracking view: the same bytes,
+    rounding and saturation included."""
     view = np.random.default_rng(seed).integers(0, 256, (rows, cols, 3), np.uint8)
     np.testing.assert_array_equal(scaled(view, scale), cv2.multiply(view, (*scale, 0.0)))
 
 
 def test_scaling_rounds_to_the_nearest_level_and_saturates():
-    view = np.array([[[10, 200, 255]]] * 3000, np.uint8).reshape(50, 60, 3)  # over the size that uses the table
+    view = np.array([[[10, 200, 255]]] * 3000, np.uint8).reshape(50, 60, 3)
     got = scaled(view, (1.05, 1.5, 0.5))
     assert got.shape == view.shape and got.dtype == np.uint8
     np.testing.assert_array_equal(got[0, 0], [10, 255, 128])  # 10.5 rounds to even, 300 saturates, 127.5 to even

@@ -449,6 +449,7 @@ class Translator:
                 spitter = next(player for player in due if player != sighting.player)
             if spitter is not None:
                 return [self._spit(sighting, spitter, card, state)], None
+        beneath = None
         if not owners and sighting.player is not None:
             # the card is the other player's stock top: the hand seen was not the one that played it
             other = [(player, slot) for player in PLAYERS if player != sighting.player
@@ -459,6 +460,7 @@ class Translator:
                 # that stock or on the pile, is likelier than the hand's side seen wrong; B's `KC` was given to
                 # A, whose `KS` the opening layout had read `KC`)
                 owners = other
+                beneath = self._own_card_beneath(sighting, state, coming)
         misread_stock = None
         if not owners and not spits_due and shown is None:
             misread_stock = self._left_as_read(sighting, coming)
@@ -490,10 +492,18 @@ class Translator:
                     card = _one_in_the_deck(card, sighting.alternatives, state)
             when = sighting if player == sighting.player else self._own_touch(sighting, player, coming) or sighting
             landed = CardLanded(when.t, player, sighting.pile, card, stock=slot, frame=when.frame, error=when.error)
+            laid = [landed]
+            if beneath is not None:
+                # the hand seen laid its own card first, and the other player's covered it at once (`_own_card_beneath`)
+                own = state.players[sighting.player].stocks[beneath].top
+                self._remember(sighting.player, beneath)
+                laid = [CardLanded(sighting.t, sighting.player, sighting.pile, own, stock=beneath, frame=sighting.frame,
+                                   error=sighting.error),
+                        landed if when.t >= sighting.t else replace(landed, t=sighting.t, frame=sighting.frame)]
             if (player, slot) in self._seen_empty and state.players[player].stocks[slot].count > 1:
                 # its slot was seen bare as the card left: nothing lay under it, whatever the deal's count said
-                return [landed, StockSeenEmpty(sighting.t, player, slot, frame=sighting.frame)], None
-            return [landed], None
+                return laid + [StockSeenEmpty(sighting.t, player, slot, frame=sighting.frame)], None
+            return laid, None
         if sighting.player is not None:
             slot = self._face_down_slot(sighting.player, state)
             if slot is not None:
@@ -550,6 +560,23 @@ class Translator:
         since = min(self._table_changed, sighting.t) if state.phase is GamePhase.PLAYING else None
         card = _not_on_the_table(card, sighting.alternatives, state)
         return SpitTurned(sighting.t, player, sighting.pile, card, stalled_since=since, frame=sighting.frame)
+
+    def _own_card_beneath(self, sighting: Arrival, state: EngineState, coming: Sequence[Sighting]) -> int | None:
+        """A hand seen laying the other player's stock top, its own player's stock seen losing its top about as
+        it touched: the two hands reached the pile at once, the hand seen laid its own card and the other's
+        covered it before it could be read (its card merged into the first one on the pile, that hand was
+        never seen touching: `all_at_once --seeds` 514, A's `6C` and B's `8S` 23 ms apart, only A's touch
+        seen, the pile read `8S`). The slot of that card, when exactly one of its player's stocks lost
+        a top within STOCK_AHEAD_SECONDS of the touch that no card landing later is read as, nor turned up
+        in another of their slots, and the same hand laid no other card just before or after, here or on the
+        other pile (an arm reaching across); else None."""
+        player = sighting.player
+        laid = [t for t, who, _ in self._laid if who == player]
+        laid += [seen.t for seen in coming if isinstance(seen, Arrival) and seen.player == player]
+        if any(abs(t - sighting.t) <= STOCK_AHEAD_SECONDS for t in laid):
+            return None
+        left = self._unplayed_departures(sighting, player, state, coming, nor_moved=True, before=STOCK_AHEAD_SECONDS)
+        return left[0] if len(left) == 1 else None
 
     @staticmethod
     def _own_touch(sighting: Arrival, player: str, coming: Sequence[Sighting]) -> Arrival | None:

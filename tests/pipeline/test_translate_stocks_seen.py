@@ -396,3 +396,26 @@ def test_a_card_read_surely_in_the_other_colour_than_the_stock_top_of_its_rank_i
     opening = layout_read((card("4C"), card("9S")), a="2H 8H QS 4D 7D", b="5C JC 6D 3H 9C")
     eight = Arrival(1.0, 30, 1, "A", Card.parse(landing), 0.01, confidence=confidence, alternatives=((Card.parse(landing), confidence),))
     assert [ruled[2] for ruled in plays(referee_with_hindsight([opening, eight]))] == [expected]
+
+
+@pytest.mark.parametrize("extra, expected", [
+    # A's stock lost its 6C as A's hand laid the card the pile now shows, B's 8S: A's 6C lies under it
+    ([StockSeen(4.67, 140, "A", 4, BACK, card("6C"), True), StockSeen(4.73, 142, "B", 3, BACK, card("8S"), True)],
+     [("A", 1, "6C", "7C", True), ("B", 1, "8S", "6C", False)]),
+    # A's stocks lost nothing: A's hand was there and B laid the 8S
+    ([StockSeen(4.73, 142, "B", 3, BACK, card("8S"), True)], [("B", 1, "8S", "7C", True)]),
+    # the 6C A's stock lost went onto the other pile: A's arm passed over this one on its way
+    ([StockSeen(4.67, 140, "A", 4, BACK, card("6C"), True), StockSeen(4.73, 142, "B", 3, BACK, card("8S"), True),
+      Arrival(4.8, 144, 0, "A", Card.parse("6C"), 0.01, confidence=0.9, alternatives=((Card.parse("6C"), 0.9),))],
+     [("B", 1, "8S", "7C", True), ("A", 0, "6C", "7D", True)]),
+    # A's stock lost its 6C long before (a card A has held since): not this touch's
+    ([StockSeen(3.5, 105, "A", 4, BACK, card("6C"), True), StockSeen(4.73, 142, "B", 3, BACK, card("8S"), True)],
+     [("B", 1, "8S", "7C", True)]),
+], ids=["own_stock_left", "nothing_left", "laid_elsewhere", "left_long_before"])
+def test_a_hand_seen_laying_the_other_players_card_laid_its_own_under_it_when_its_stock_lost_one_then(extra, expected):
+    # A's and B's hands reached pile 1 within a frame; only A's was seen touching it, and the pile, read once
+    # both had gone, showed B's 8S on top (fresh seed 514: A's 6C lost, B's 8S ruled laid on the 7C)
+    opening = layout_read((card("7D"), card("7C")), a="2H 5S 9D JC 6C", b="3C 6D 10S 8S AH")
+    laying = Arrival(4.49, 135, 1, "A", Card.parse("8S"), 0.02, confidence=0.94, alternatives=((Card.parse("8S"), 0.94),))
+    sightings = sorted([opening, laying] + extra, key=lambda sighting: sighting.t)
+    assert plays(referee_with_hindsight(sightings)) == expected

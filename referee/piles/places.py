@@ -65,6 +65,14 @@ GONE_OFF_SECONDS = 0.4
 #: A hidden card's approach counts as ending on the pile only if the hand is then within this many mm
 #: of the pile's outline (its fingers reach past the card, so usually overlapping it).
 NEAR_MM = 10.0
+#: A hand last seen closing in on a pile within this many mm of it, a frame before another player's hand
+#: touched it, whose mask is then gone from the pile or thrown back (JUMPED_BACK_MM), touched it too: the
+#: two merged there (`PlaceTracker._merged_into_another`).
+MERGED_REACH_MM = 12.0
+#: ... by at least this much (mm) in one frame: the card it carried taken into the other hand's mask.
+JUMPED_BACK_MM = 10.0
+#: ... closing in at least this fast (mm a frame): a hand on its way, not one hovering.
+CLOSING_MM = 4.0
 #: A hand over a pile moving faster than this (mm/s) is passing over it, not putting a card down.
 HOLDING_MAX_SPEED = 900.0
 #: Depth (mm) of the front part of a hand whose centroid is followed (fingers and palm, not the arm).
@@ -311,6 +319,7 @@ class PlaceTracker:
         busy = False
         if self._first_frame is None:
             self._first_frame, self._there_frames = frame, hand_there_frames(period)
+        vanished: list[Visit] = []
         for player, hand in owned.items():
             if hand_boxes is not None and not self._within_reach(hand_boxes.get(player)):
                 measured = None
@@ -319,6 +328,9 @@ class PlaceTracker:
             visit = self.visits.get(player)
             if measured is None:
                 if visit is not None:
+                    if _closing_in(visit, frame):
+                        vanished.append(self.visits.pop(player))  # ended once the other hands are seen (below)
+                        continue
                     self._end_visit(visit, period)
                     self.finished.append(self.visits.pop(player))
                     if visit.touch is not None or visit.frames_in_contact:
@@ -364,6 +376,12 @@ class PlaceTracker:
                     visit.brought_card = visit.card_seen or card_seen
             if visit.touch is None and len(visit.samples) > 8:
                 del visit.samples[:-8]
+        self._merged_into_another(vanished, frame, t, period)
+        for visit in vanished:
+            self._end_visit(visit, period)
+            self.finished.append(visit)
+            if visit.touch is not None or visit.frames_in_contact:
+                self._outline_due = frame + LAID_OUTLINE_FRAMES
         crop = self.crop(view)
         if busy and self._outline_due is not None and frame >= self._outline_due and self.place[0] == "spit_pile":
             self._outline_due = None
@@ -596,6 +614,31 @@ class PlaceTracker:
         visit.off_since = t if visit.off_since is None else visit.off_since
         return t - visit.off_since >= GONE_OFF_SECONDS
 
+    def _merged_into_another(self, vanished: list[Visit], frame: int, t: float, period: float) -> None:
+        """Each hand that was closing in on the place a frame ago, within MERGED_REACH_MM, and now is seen no
+        nearer (its mask gone from the place, or its front thrown back by JUMPED_BACK_MM), as another player's
+        hand came into contact with the place in this frame or the one before, touched it: two hands reaching a pile within a
+        frame or so merge there, and the card that lands first takes the second one in (the racing games of
+        `other_decks` seed 401: B's `7S` 12 ms before A's `7H`, B's hand last seen 8 mm short, then gone into
+        A's; fresh seed 514, A's `6C` and B's `8S` 23 ms apart, B's front 6 mm short, then 26 mm). Timed where
+        its approach crosses the outline (`estimate_touch`), to be ruled as a card covered at once by the other."""
+        touching = [visit for visit in self.visits.values() if visit.touch is not None and visit.touch.frame >= frame - 1]
+        if not touching:
+            return
+        thrown_back = [visit for visit in self.visits.values() if visit not in touching and len(visit.samples) >= 3
+                       and visit.samples[-1][0] == frame and _closing_in(visit, frame, back=1)
+                       and visit.samples[-1][2] >= visit.samples[-2][2] + JUMPED_BACK_MM]
+        for visit in vanished + thrown_back:
+            if visit.touch is not None or visit.frames_in_contact or not any(other.player != visit.player for other in touching):
+                continue
+            approach = [sample for sample in visit.samples if sample[0] < frame][-6:]
+            (_, t_older, d_older), (_, t_last, d_last) = approach[-2:]
+            speed = (d_older - d_last) / max(t_last - t_older, 1e-9)
+            timed = estimate_touch(approach + [(frame, t, d_last - speed * (t - t_last))], period, 1.0 / self.px_per_mm, outline=False)
+            # its contact was never seen, only where its approach led: as far off as half a frame
+            visit.touch = TouchEstimate(timed.t, timed.frame, max(timed.error, period / 2))
+            visit.frames_in_contact = 1
+
     def _end_visit(self, visit: Visit, period: float) -> None:
         # a hand seen carrying a card that overlapped the outline touched it; a hand hiding its card that
         # never came to rest on the pile only passed over it
@@ -775,3 +818,15 @@ def _pieces(mask: np.ndarray, smallest: float) -> np.ndarray:
     keep = stats[:, cv2.CC_STAT_AREA] >= smallest
     keep[0] = False
     return keep[labels]
+
+
+def _closing_in(visit: Visit, frame: int, back: int = 0) -> bool:
+    """The visit's hand, in the frame before `frame` (its last two samples before the last `back` of them, a
+    frame apart), was closing in on the place by CLOSING_MM or more, within MERGED_REACH_MM of it and not
+    touching it yet."""
+    samples = visit.samples[:len(visit.samples) - back] if back else visit.samples
+    if visit.touch is not None or visit.frames_in_contact or len(samples) < 2:
+        return False
+    (older_frame, _, older), (last_frame, _, last) = samples[-2:]
+    return (last_frame == frame - 1 and older_frame == frame - 2 and 0 < last <= MERGED_REACH_MM
+            and older - last >= CLOSING_MM)

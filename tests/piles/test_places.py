@@ -612,3 +612,40 @@ def test_a_hand_that_laid_a_card_and_went_off_within_reach_then_came_back_touche
     touches = [visit.touch.frame for visit in tracker.finished + [tracker.visits["A"]] if visit.touch is not None]
     assert len(touches) == visits
     assert touches[0] <= 20 + 4 and (visits == 1 or touches[1] >= 20 + len(reaches) - 2)
+
+
+def _race_to_one_pile(b_tops, a_bottoms):
+    """A's and B's hands racing for one pile (its outline rows 106-194): each frame A's fingertips reach row
+    `a_bottoms[n]` from A's edge and B's reach up to row `b_tops[n]` from B's edge (None: B's mask gone from
+    the place, merged into A's). Returns B's visit, ended or not."""
+    zone = RectMM.around((150, 150), 110, 130)
+    tracker = PlaceTracker(("spit_pile", None, 0), zone, PX_PER_MM, VIEW, nominal_card=RectMM.around((150, 150), 63, 88))
+    view = np.full(VIEW + (3,), TABLE_GREY, np.uint8)
+    draw_card(view, (150, 150), 0.0, (20, 20, 20))
+    assert len(settle(tracker, view, 0)) == 1
+    for number, (b_top, a_bottom) in enumerate(zip(b_tops, a_bottoms)):
+        a_hand, b_hand = np.zeros(VIEW, np.uint8), np.zeros(VIEW, np.uint8)
+        a_hand[0:a_bottom, 125:175] = 1
+        if b_top is not None:
+            b_hand[b_top:300, 125:175] = 1
+        tracker.step(view, {"A": a_hand, "B": b_hand}, 10 + number, (10 + number) / 30, 1 / 30, None, card_paper(view))
+    return tracker.visits.get("B") or next(visit for visit in tracker.finished if visit.player == "B")
+
+
+@pytest.mark.parametrize("b_tops, touched", [
+    ([230, 216, 202, None, None], True),     # 8 mm short, closing 14 mm a frame, gone into A's hand as A touched
+    ([230, 216, 202, 226, 240], True),       # ... or its front thrown back 24 mm as its card went into A's
+    ([260, 246, 232, None, None], False),    # 38 mm short when it went: it left
+    ([204, 203, 202, None, None], False),    # hovering 8 mm short, not closing in: it left
+], ids=["gone", "thrown_back", "far", "hovering"])
+def test_a_hand_closing_in_as_the_other_players_hand_touches_and_then_merges_with_it_touched_too(b_tops, touched):
+    # `other_decks` seed 401: B's 7S laid 12 ms before A's 7H; B's hand last seen 8 mm short, then gone into A's
+    visit = _race_to_one_pile(b_tops, a_bottoms=[60, 80, 96, 125, 125])
+    assert (visit.touch is not None) is touched
+    if touched:
+        assert 12 / 30 < visit.touch.t < 13 / 30 and visit.touch.error >= 0.5 / 30
+
+
+def test_a_hand_whose_mask_goes_while_no_other_hand_touches_the_pile_touched_nothing():
+    visit = _race_to_one_pile([230, 216, 202, None, None], a_bottoms=[20, 20, 20, 20, 20])
+    assert visit.touch is None

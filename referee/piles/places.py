@@ -617,7 +617,8 @@ class PlaceTracker:
     def _merged_into_another(self, vanished: list[Visit], frame: int, t: float, period: float) -> None:
         """Each hand that was closing in on the place a frame ago, within MERGED_REACH_MM, and now is seen no
         nearer (its mask gone from the place, or its front thrown back by JUMPED_BACK_MM), as another player's
-        hand came into contact with the place in this frame or the one before, touched it: two hands reaching a pile within a
+        hand came into contact with the place in this frame or the one before, touched it, if at its speed it
+        would have reached the place by now: two hands reaching a pile within a
         frame or so merge there, and the card that lands first takes the second one in (the racing games of
         `other_decks` seed 401: B's `7S` 12 ms before A's `7H`, B's hand last seen 8 mm short, then gone into
         A's; fresh seed 514, A's `6C` and B's `8S` 23 ms apart, B's front 6 mm short, then 26 mm). Timed where
@@ -634,7 +635,12 @@ class PlaceTracker:
             approach = [sample for sample in visit.samples if sample[0] < frame][-6:]
             (_, t_older, d_older), (_, t_last, d_last) = approach[-2:]
             speed = (d_older - d_last) / max(t_last - t_older, 1e-9)
-            timed = estimate_touch(approach + [(frame, t, d_last - speed * (t - t_last))], period, 1.0 / self.px_per_mm, outline=False)
+            reached = d_last - speed * (t - t_last)
+            if reached > 0:
+                continue  # at its speed it would not have reached the pile yet: it stopped short, or turned back
+            timed = estimate_touch(approach + [(frame, t, reached)], period, 1.0 / self.px_per_mm, outline=False)
+            if timed is None:
+                continue
             # its contact was never seen, only where its approach led: as far off as half a frame
             visit.touch = TouchEstimate(timed.t, timed.frame, max(timed.error, period / 2))
             visit.frames_in_contact = 1

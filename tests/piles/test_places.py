@@ -637,7 +637,8 @@ def _race_to_one_pile(b_tops, a_bottoms):
     ([230, 216, 202, 226, 240], True),       # ... or its front thrown back 24 mm as its card went into A's
     ([260, 246, 232, None, None], False),    # 38 mm short when it went: it left
     ([204, 203, 202, None, None], False),    # hovering 8 mm short, not closing in: it left
-], ids=["gone", "thrown_back", "far", "hovering"])
+    ([220, 212, 204, None, None], False),    # 10 mm short, closing 8 mm a frame: it would not have got there yet
+], ids=["gone", "thrown_back", "far", "hovering", "not_there_yet"])
 def test_a_hand_closing_in_as_the_other_players_hand_touches_and_then_merges_with_it_touched_too(b_tops, touched):
     # `other_decks` seed 401: B's 7S laid 12 ms before A's 7H; B's hand last seen 8 mm short, then gone into A's
     visit = _race_to_one_pile(b_tops, a_bottoms=[60, 80, 96, 125, 125])

@@ -626,12 +626,10 @@ class PlaceTracker:
         touching = [visit for visit in self.visits.values() if visit.touch is not None and visit.touch.frame >= frame - 1]
         if not touching:
             return
-        thrown_back = [visit for visit in self.visits.values() if visit not in touching and len(visit.samples) >= 3
-                       and visit.samples[-1][0] == frame and _closing_in(visit, frame, back=1)
-                       and visit.samples[-1][2] >= visit.samples[-2][2] + JUMPED_BACK_MM]
+        thrown_back = [visit for visit in self.visits.values() if visit.samples[-1][0] == frame
+                       and _closing_in(visit, frame, back=1) and visit.samples[-1][2] >= visit.samples[-2][2] + JUMPED_BACK_MM]
+        # each was closing in and touched nothing yet (`_closing_in`), so every hand touching here is another player's
         for visit in vanished + thrown_back:
-            if visit.touch is not None or visit.frames_in_contact or not any(other.player != visit.player for other in touching):
-                continue
             approach = [sample for sample in visit.samples if sample[0] < frame][-6:]
             (_, t_older, d_older), (_, t_last, d_last) = approach[-2:]
             speed = (d_older - d_last) / max(t_last - t_older, 1e-9)

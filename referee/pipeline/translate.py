@@ -569,11 +569,11 @@ class Translator:
         seen, the pile read `8S`). The slot of that card, when exactly one of its player's stocks lost
         a top within STOCK_AHEAD_SECONDS of the touch that no card landing later is read as, nor turned up
         in another of their slots, and the same hand laid no other card just before or after, here or on the
-        other pile (an arm reaching across); else None."""
+        other pile (an arm reaching across); else None. Where the tracker saw the other hand close in and merge
+        (`PlaceTracker._merged_into_another`) the covered card comes as its own arrival and this is not needed;
+        it is for a hand the tracker never saw at the pile, named by the stocks alone."""
         player = sighting.player
-        laid = [t for t, who, _ in self._laid if who == player]
-        laid += [seen.t for seen in coming if isinstance(seen, Arrival) and seen.player == player]
-        if any(abs(t - sighting.t) <= STOCK_AHEAD_SECONDS for t in laid):
+        if self._laid_about(sighting, player, coming):
             return None
         left = self._unplayed_departures(sighting, player, state, coming, nor_moved=True, before=STOCK_AHEAD_SECONDS)
         return left[0] if len(left) == 1 else None
@@ -721,6 +721,13 @@ class Translator:
                        if who == player and slot < len(stocks) and stocks[slot].top is not None
                        and same_card(stocks[slot].top, card) and not any(same_card(card, other) for other in later)})
 
+    def _laid_about(self, sighting: Arrival | PileTouched, player: str, coming: Sequence[Sighting]) -> bool:
+        """`player`'s hand laid a card (on either pile, ruled already or still to come) within
+        STOCK_AHEAD_SECONDS of `sighting`."""
+        laid = [t for t, who, _ in self._laid if who == player]
+        laid += [seen.t for seen in coming if isinstance(seen, Arrival) and seen.player == player]
+        return any(abs(t - sighting.t) <= STOCK_AHEAD_SECONDS for t in laid)
+
     def _laid_unseen(self, sighting: PileTouched, state: EngineState, coming: Sequence[Sighting]):
         """A hand touched a pile in play and the pile read as before: a card like the one on top laid
         square on it (or read as it: a blurred `KD` taken for the `Q?` there) when exactly one of that
@@ -728,9 +735,7 @@ class Translator:
         in another of their slots, and the same hand laid no card within STOCK_AHEAD_SECONDS of the touch
         nor touched the other pile next, within PASSING_SECONDS (an arm reaching over this pile to the other)."""
         player, stocks = sighting.player, state.players[sighting.player].stocks
-        laid = [t for t, who, _ in self._laid if who == player]
-        laid += [seen.t for seen in coming if isinstance(seen, Arrival) and seen.player == player]
-        if any(abs(t - sighting.t) <= STOCK_AHEAD_SECONDS for t in laid):
+        if self._laid_about(sighting, player, coming):
             return [], None  # the same hand laid a card just before or after: it touched this pile passing
         if sighting.went_on or any(isinstance(seen, PileTouched) and seen.player == player and seen.pile != sighting.pile
                                    and 0 < seen.t - sighting.t <= PASSING_SECONDS for seen in coming):

@@ -52,6 +52,29 @@ def test_a_fast_card_barely_over_the_pile_is_timed_by_its_approach():
     assert abs(estimate_touch(samples, PERIOD, pixel_mm=2.0).t - 0.16) < PERIOD / 20
 
 
+@pytest.mark.parametrize("t_touch, speed", [(0.1234, 300.0), (0.1001, 150.0), (0.1332, 600.0), (0.0700, 900.0)])
+def test_distances_that_run_ahead_of_the_gap_are_timed_where_the_gap_closes(t_touch, speed):
+    # masks reach past the edges they outline: the gap measured is `lead` short of the true one, and closes
+    # that much early; told the lead, the touch is timed where the true gap closes
+    lead = 1.0
+    measured = [(frame, t, distance - lead) for frame, t, distance in approach(t_touch, speed)]
+    contact = next(i for i, sample in enumerate(measured) if sample[2] <= 0)
+    early = estimate_touch(measured[:contact + 1], PERIOD)
+    timed = estimate_touch(measured[:contact + 1], PERIOD, lead_mm=lead)
+    assert early.t == pytest.approx(t_touch - lead / speed, abs=PERIOD / 20)
+    assert abs(timed.t - t_touch) < PERIOD / 20
+
+
+def test_a_contact_the_lead_leaves_short_of_the_outline_is_timed_at_its_frame_at_the_latest():
+    # the first frame over the outline by less than the lead: the true gap had not closed there yet as measured,
+    # but a contact is what the frame shows; it is timed no later than that frame
+    samples = [(0, 0.0, 12.0), (1, PERIOD, 6.0), (2, 2 * PERIOD, 2.0), (3, 3 * PERIOD, -0.5)]
+    estimate = estimate_touch(samples, PERIOD, lead_mm=1.0)
+    assert 2 * PERIOD < estimate.t <= 3 * PERIOD
+    assert estimate.frame == 3
+    assert estimate_touch(samples[:-1], PERIOD, lead_mm=1.0) is None
+
+
 @pytest.mark.parametrize("t_touch, speed", [(0.1200, 1200.0), (0.0700, 900.0), (0.0400, 600.0)])
 def test_a_card_measured_in_pixels_well_over_the_pile_is_timed_by_its_approach(t_touch, speed):
     samples = approach(t_touch, speed)

@@ -38,6 +38,15 @@ def test_video_file_gives_every_frame_with_container_times(tmp_path, fps):
     assert source.notices == []
 
 
+def test_a_video_file_is_decoded_on_one_thread_that_gives_way_to_the_tracking(tmp_path):
+    # FFmpeg's own decoding threads would start at the referee's priority, beside the tracking (see
+    # `video_file.DECODER_THREADS`); the one decoding thread is the reader's, which gives way
+    path = write_video(tmp_path / "clip.mp4", numbered_images(4), 30)
+    source = VideoFileSource(path)
+    assert source._capture.get(cv2.CAP_PROP_N_THREADS) == 1
+    assert len(list(source.frames())) == 4
+
+
 def test_truncated_avi_ends_cleanly_with_one_warning(tmp_path):
     path = write_video(tmp_path / "clip.avi", [np.random.default_rng(i).integers(0, 255, (120, 160, 3), np.uint8)
                                                for i in range(40)], 30, "MJPG")

@@ -1,18 +1,18 @@
 """Touch timing below the frame period.
 
-For each frame in which a player's hand (with the card it carries) is near a pile, the tracker
-measures the signed distance in mm from the hand blob's leading edge to the pile outline (positive:
-still apart, negative: overlapping by that much). The touch is the zero crossing of that distance in
-time, less the lead a mask's edge pixels give it (MASK_LEAD_PX). Two estimates: the crossing interpolated linearly between the last frame apart and the first
-overlapping, and the approach speed of the frames before extrapolated from the last frame apart. A
-fast card (several pixels a frame) is timed by its approach alone: its overlap after contact is a poor
-measure (it cannot read deeper than the pile's half width, about 32 mm, and a card slides on or stops
-after touching as the hand wills). A slow one moves about a pixel a frame, where each distance is a
-pixel off either way, and the mean of the two is steadier. They disagree by about as much as the
-motion is non-uniform, which sets the timing error. A card whose approach, extrapolated, would arrive
-after the frame that already shows it touching sped up at the last: it touched between the crossing
-interpolated (early: what overlaps a pile reads deeper than it is) and that frame, and is timed at the
-middle of the two.
+For each frame in which a player's hand (with the card it carries) is near a pile, the tracker measures
+the signed distance in mm from the hand blob's leading edge to the pile outline (positive: still apart,
+negative: overlapping by that much). The touch is the zero crossing of that distance in time, less the
+lead a mask's edge pixels give it (MASK_LEAD_PX). Two estimates: the crossing interpolated linearly
+between the last frame apart and the first overlapping, and the approach speed of the frames before
+extrapolated from the last frame apart. A fast card (several pixels a frame) is timed by its approach
+alone: its overlap after contact is a poor measure (it cannot read deeper than the pile's half width,
+about 32 mm, and a card slides on or stops after touching as the hand wills). A slow one moves about a
+pixel a frame, where each distance is a pixel off either way, and the mean of the two is steadier. They
+disagree by about as much as the motion is non-uniform, which sets the timing error. A card whose
+approach, extrapolated, would arrive after the frame that already shows it touching sped up at the last:
+it touched between the crossing interpolated (early: what overlaps a pile reads deeper than it is) and
+that frame, and is timed at the middle of the two.
 """
 
 from __future__ import annotations
@@ -105,7 +105,8 @@ def estimate_touch(samples: list[tuple[int, float, float]], period: float, pixel
         # the gap as it truly closes: the approach's distances moved up by the lead, and a contact that the lead
         # leaves short of the outline kept as a contact only just made (it is timed at its frame, or before)
         *approach, (frame, t, distance) = samples
-        samples = [(f, s, d + lead_mm if d > 0 else d) for f, s, d in approach] + [(frame, t, min(distance + lead_mm, -1e-6))]
+        samples = [(f, s, d + lead_mm if d > 0 else d) for f, s, d in approach]
+        samples.append((frame, t, min(distance + lead_mm, -1e-6)))
     return _estimate(samples, period, pixel_mm, outline)
 
 

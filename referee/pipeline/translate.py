@@ -463,7 +463,7 @@ class Translator:
                 beneath = self._own_card_beneath(sighting, state, coming)
         misread_stock = None
         if not owners and not spits_due and shown is None:
-            misread_stock = self._left_as_read(sighting, coming)
+            misread_stock = self._left_as_read(sighting, state, coming)
             owners = [] if misread_stock is None else [(sighting.player, misread_stock)]
         if not owners and not spits_due:
             owners = self._likely_owner(sighting, candidates, state) or _one_of_its_rank(card, candidates, state)
@@ -675,17 +675,19 @@ class Translator:
         left = self._unplayed_departures(sighting, sighting.player, state, coming)
         return (sighting.player, left[0]) if len(left) == 1 else None
 
-    def _left_as_read(self, sighting: Arrival, coming: Sequence[Sighting]) -> int | None:
+    def _left_as_read(self, sighting: Arrival, state: EngineState, coming: Sequence[Sighting]) -> int | None:
         """A card read as none of its player's stock tops came from the one stock of theirs seen losing a
         card like it around its landing (as `_misread_stock_that_left` looks): that stock showed it, though
         the engine has another card there, or none (seed 203: A's stock counted empty, then seen showing a
         `K?` the engine had not taken in yet, lost the `KC` laid; with no king on A's stocks, the `JC` its
-        reading gave 0.07 was taken instead). None otherwise."""
+        reading gave 0.07 was taken instead). None otherwise, and for a slot the engine holds no stock in (the
+        spare slot beside the row, where a card seen there was no stock of the engine's: it raised)."""
         card = sighting.card
         if sighting.player is None or card is None:
             return None
+        stocks = len(state.players[sighting.player].stocks)
         slots = {slot for (who, slot), left in self._departures(sighting, coming, before=STOCK_AHEAD_SECONDS)
-                 if who == sighting.player and left is not None and same_card(left, card)}
+                 if who == sighting.player and slot < stocks and left is not None and same_card(left, card)}
         return slots.pop() if len(slots) == 1 else None
 
     def _misread_stock_that_left(self, sighting: Arrival, state: EngineState, coming: Sequence[Sighting]) -> int | None:

@@ -376,6 +376,17 @@ def test_a_card_read_as_the_card_a_stock_was_seen_losing_came_from_it_though_the
     assert plays(referee_with_hindsight(sightings))[-1] == expected
 
 
+def test_a_card_seen_leaving_a_slot_the_engine_holds_no_stock_in_is_ruled_as_read():
+    # a render whose players rest their hands in front of their stocks: a card seen in the spare slot beside B's row
+    # (slot 5, where the engine holds no stock) and seen leaving it as B laid that card; taking that slot for the
+    # card's stock raised, and the replay ended there
+    opening = layout_read((card("8D"), card("8H")), a="KS 5S JC 4D 7H", b="3C 2C 6D 10S AH")
+    seen = StockSeen(0.5, 15, "B", 5, card("9S"), EMPTY, True)
+    nine = Arrival(1.0, 30, 0, "B", Card.parse("9S"), 0.01, confidence=0.9)
+    left = StockSeen(1.2, 36, "B", 5, EMPTY, card("9S"), True)
+    assert plays(referee_with_hindsight([opening, seen, nine, left]))[-1] == ("B", 0, "9S", "8D", True)
+
+
 def test_a_stock_seen_losing_a_card_of_its_tops_rank_read_with_another_suit_lost_its_top():
     # seed 204: three jacks on B's stocks; B laid the `JD`, read `J?` (hearts and diamonds its likeliest), and
     # its stock, whose `JD` the tracker had lately read `JH`, was seen losing a `JH`

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import heapq
 import itertools
+import sys
 import time
 from dataclasses import dataclass, field, replace
 from typing import Callable
@@ -200,7 +201,10 @@ class RefereeSession:
         # a card landing is named by what comes after it (its stock seen losing it, the hand's next card)
         coming = ([later for _, _, later in self._queue if isinstance(later, (StockSeen, Arrival, PileTouched))]
                   if isinstance(item, (Arrival, PileTouched)) else ())
-        observations, note = self.translator.translate(item, self.engine.state, coming)
+        try:
+            observations, note = self.translator.translate(item, self.engine.state, coming)
+        except Exception as error:  # a fault of the referee's own: said, and the game refereed on
+            return self._emit([self._fault(t, item, error)])
         events: list[Event] = []
         for observation in observations:
             if observation.t < self._last_t:
@@ -210,10 +214,21 @@ class RefereeSession:
             except ObservationError as error:
                 events.append(Event(EventType.NOTICE, max(observation.t, self._last_t), observation.frame,
                                     {"message": f"ignored: {error}"}))
+            except Exception as error:  # as above
+                events.append(self._fault(observation.t, observation, error))
             self._last_t = max(self._last_t, observation.t)
         if note:
             place_notes(events, [Event(EventType.NOTICE, t, getattr(item, "frame", None), {"message": note})])
         return self._emit(events)
+
+    def _fault(self, t: float, item: object, error: Exception) -> Event:
+        """A notice for what the referee itself failed to rule (a fault in its own code, met on footage no test
+        had): the rulings before and after it stand, where a replay or a live game would otherwise end there.
+        Said on stderr as well, in one line."""
+        message = (f"could not rule {type(item).__name__} at t={t:.3f}s ({type(error).__name__}: {error}); "
+                   "refereeing on without it")
+        print(f"warning: {message}", file=sys.stderr)
+        return Event(EventType.NOTICE, max(t, self._last_t), getattr(item, "frame", None), {"message": message})
 
     def _emit(self, events: list[Event]) -> list[Event]:
         for event in events:

@@ -228,6 +228,31 @@ class ScriptedTracker:
         return []
 
 
+def test_a_fault_in_ruling_one_sighting_is_said_and_the_game_refereed_on(capsys):
+    # a fault in the referee's own code, met on footage no test had (a stock slot the engine does not hold raised
+    # IndexError and ended a replay at 12.3 s): the rulings before and after it stand, a notice says what was lost
+    script = {0: [layout_read((BACK, card("8H")))], 30: [arrival(1.0, 0, "A", "KH")], 45: [arrival(1.5, 1, "B", "9H")],
+              60: [arrival(2.0, 0, "B", "AH")]}
+    session = RefereeSession(ScriptedTracker(script), RulesEngine(RulesConfig()), None)
+    translate = session.translator.translate
+
+    def faulty(sighting, state, coming=()):
+        if getattr(sighting, "card", None) == Card.parse("9H"):
+            raise IndexError("tuple index out of range")
+        return translate(sighting, state, coming)
+
+    session.translator.translate = faulty
+    image = np.zeros((4, 4, 3), np.uint8)
+    for index in range(90):
+        session.process(Frame(index, index / 30, image))
+    session.finish()
+    played = [(e["player"], str(e["card"])) for e in session.events if e.type.value == "play"]
+    assert played == [("A", "KH"), ("B", "AH")]
+    faults = [e for e in session.events if e.type.value == "notice" and "could not rule" in e["message"]]
+    assert len(faults) == 1 and "IndexError" in faults[0]["message"] and faults[0].t == pytest.approx(1.5)
+    assert capsys.readouterr().err.count("could not rule") == 1
+
+
 def test_the_session_rules_camera_input_with_a_camera_tolerant_engine():
     script = {0: [layout_read((BACK, card("8H")))], 30: [arrival(1.0, 0, "A", "KH")], 60: [arrival(2.0, 0, "B", "AH")]}
     engine = RulesEngine(RulesConfig())

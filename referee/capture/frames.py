@@ -30,8 +30,9 @@ class Frame:
             raise ValueError(f"frame image must be an HxWx3 BGR array, got shape {shape}")
 
 
-#: Kinds of notice a source can raise.
-NOTICE_KINDS = ("dropped", "stall", "truncated", "skipped", "ended", "reconnect", "camera_moved", "calibration_off")
+#: Kinds of notice a source can raise, the drift watch's (`camera_moved`, `calibration_off`), and `fault`: what the
+#: referee itself failed to track or rule (a fault in its own code), said as it referees on.
+NOTICE_KINDS = ("dropped", "stall", "truncated", "skipped", "ended", "reconnect", "camera_moved", "calibration_off", "fault")
 
 
 @dataclass(frozen=True, slots=True)

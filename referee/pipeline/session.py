@@ -66,6 +66,7 @@ class RefereeSession:
         self.current_frame = -1
         #: (event frame, frame being processed when it was ruled) per event: how long rulings wait
         self.ruled_at: list[tuple[int | None, int]] = []
+        self._faults: set[tuple[str, str]] = set()  # the tracking faults said already (`_seen`)
 
     # ---------------------------------------------------------------------------------------------
     def process(self, frame: Frame, notices: list[Notice] = (), look: TableLook | None = None) -> list[Event]:
@@ -74,7 +75,7 @@ class RefereeSession:
         self.current_frame = frame.index
         for notice in notices:
             self._hold(notice.t, notice)
-        for sighting in (self.tracker.step(frame) if look is None else self.tracker.step(frame, look)):
+        for sighting in self._seen(frame, look):
             self._hold(sighting.t, sighting)
             if self.translator.waits_for_stocks(sighting, self.engine.state):
                 self._waiting.append(sighting.t)
@@ -99,6 +100,21 @@ class RefereeSession:
         if events:
             self.stats.ruling_latency_ms.append(elapsed * 1000)
         return events
+
+    def _seen(self, frame: Frame, look: TableLook | None) -> list:
+        """The tracker's sightings in `frame`; none where tracking it failed (a fault of the referee's own), which
+        is said once for each kind of failure (a notice, and a line on stderr) and the next frame tracked."""
+        try:
+            return self.tracker.step(frame) if look is None else self.tracker.step(frame, look)
+        except Exception as error:  # a fault of the referee's own: said, and the game refereed on
+            said = (type(error).__name__, str(error))
+            if said not in self._faults:
+                self._faults.add(said)
+                message = (f"could not track frame {frame.index} at t={frame.t:.3f}s ({said[0]}: {said[1]}); "
+                           "refereeing on from the next frame (said once for this fault)")
+                print(f"warning: {message}", file=sys.stderr)
+                self._hold(frame.t, Notice("fault", frame.t, frame.index, message))
+            return []
 
     def finish(self) -> list[Event]:
         """The video or stream has ended: what the tracker still waited on is judged, and everything held is ruled."""
@@ -228,7 +244,7 @@ class RefereeSession:
         message = (f"could not rule {type(item).__name__} at t={t:.3f}s ({type(error).__name__}: {error}); "
                    "refereeing on without it")
         print(f"warning: {message}", file=sys.stderr)
-        return Event(EventType.NOTICE, max(t, self._last_t), getattr(item, "frame", None), {"message": message})
+        return Event(EventType.NOTICE, max(t, self._last_t), getattr(item, "frame", None), {"message": message, "kind": "fault"})
 
     def _emit(self, events: list[Event]) -> list[Event]:
         for event in events:

@@ -253,6 +253,26 @@ def test_a_fault_in_ruling_one_sighting_is_said_and_the_game_refereed_on(capsys)
     assert capsys.readouterr().err.count("could not rule") == 1
 
 
+def test_a_fault_in_tracking_frames_is_said_once_and_the_frames_after_them_tracked(capsys):
+    script = {0: [layout_read((BACK, card("8H")))], 30: [arrival(1.0, 0, "A", "KH")], 60: [arrival(2.0, 0, "B", "AH")]}
+
+    class FaultyTracker(ScriptedTracker):
+        def step(self, frame):
+            if 40 <= frame.index < 50:
+                raise ValueError("a tracking fault")
+            return super().step(frame)
+
+    session = RefereeSession(FaultyTracker(script), RulesEngine(RulesConfig()), None)
+    image = np.zeros((4, 4, 3), np.uint8)
+    for index in range(90):
+        session.process(Frame(index, index / 30, image))
+    session.finish()
+    assert [(e["player"], str(e["card"])) for e in session.events if e.type.value == "play"] == [("A", "KH"), ("B", "AH")]
+    faults = [e for e in session.events if e.type.value == "notice" and "could not track" in e["message"]]
+    assert len(faults) == 1 and faults[0].frame == 40 and "ValueError" in faults[0]["message"]
+    assert capsys.readouterr().err.count("could not track") == 1
+
+
 def test_the_session_rules_camera_input_with_a_camera_tolerant_engine():
     script = {0: [layout_read((BACK, card("8H")))], 30: [arrival(1.0, 0, "A", "KH")], 60: [arrival(2.0, 0, "B", "AH")]}
     engine = RulesEngine(RulesConfig())

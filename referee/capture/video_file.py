@@ -50,8 +50,9 @@ def read_picture(capture: "cv2.VideoCapture"):
 #: FFmpeg's own decoding threads. Its default (one per core) starts them when the file is opened, on the
 #: thread that opens it, so they run at the referee's priority beside the tracking instead of giving way as
 #: the decoding thread does (`priority`); one decoder on that thread leaves the cores to the tracking.
-#: Measured on 6 of `all_at_once`'s H.264 games, three rounds alternating on a 2-core AMD EPYC host: 6.8x ->
-#: 7.4x real time (mean), 2 % less CPU; H.264 decodes to the same pixels either way (every log byte for byte).
+#: Measured on `all_at_once`'s sixteen 30 fps H.264 games, each replayed both ways back to back in two rounds on a
+#: 2-core AMD EPYC host: 6.45x -> 6.95x real time (mean), 7.8 % faster at the median of the pairs; H.264 decodes to
+#: the same pixels either way (every log byte for byte).
 DECODER_THREADS = 1
 
 #: Frames decoded ahead of the referee. Decoding runs in its own thread (OpenCV releases the GIL), so

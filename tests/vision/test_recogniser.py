@@ -14,7 +14,7 @@ from referee.rules.cards import RANKS, SUITS, Card
 from referee.synth import faces
 from referee.vision import CardDetection, CardRecogniser, load_recogniser
 from referee.vision.geometry import FACE_SIZE, order_card_corners
-from referee.vision.recogniser import NO_FACE_BELOW, OUTLINE_AGREED, OUTLINE_SURE, _cut_out
+from referee.vision.recogniser import NO_FACE_BELOW, OUTLINE_AGREED, OUTLINE_SURE, PILE_NAMING_THRESHOLD, _cut_out
 from referee.vision.geometry import quad_iou
 
 ASSETS = pathlib.Path(__file__).resolve().parents[1] / "assets" / "vision"
@@ -222,6 +222,33 @@ def test_a_less_sure_reading_of_a_known_outline_stands_only_where_corners_and_fa
     assert counting.calls == searched
     if not searched:
         assert reading.card == Card.parse("QH") and reading.confidence == pytest.approx(between, abs=0.05)
+
+
+@pytest.mark.parametrize("sure, named", [(OUTLINE_AGREED - 0.05, True), (PILE_NAMING_THRESHOLD - 0.05, False)])
+def test_a_known_outline_read_unsurely_stands_where_a_search_names_nothing(recogniser, monkeypatch, sure, named):
+    """The tracker's outline read under OUTLINE_AGREED (a card laid turned across another: its corners give the
+    rank alone): the view is searched, and where the search names nothing the outline's reading is the top,
+    if it is as sure as a search's candidate must be (PILE_NAMING_THRESHOLD); not nothing."""
+    view = pile_view(Card.parse("4C"), px_per_mm=3.0)
+    counting = CountingDetector(recogniser.detector)
+    monkeypatch.setattr(recogniser, "detector", counting)
+    reads = []
+
+    def mixed(image, readings):
+        reads.append(len(readings))
+        if len(reads) > 1:  # the search's candidates: no card named on any
+            return [(None, 0.0, quad, np.zeros((len(RANKS), len(SUITS)))) for _, _, quad, _ in readings]
+        cards = np.zeros((len(RANKS), len(SUITS)))
+        cards[RANKS.index("4"), SUITS.index("C")] = sure
+        return [(Card.parse("4C"), sure, quad, cards) for _, _, quad, _ in readings]
+
+    monkeypatch.setattr(recogniser, "_with_faces", mixed)
+    reading = recogniser.read_top_card(view, px_per_mm=3.0, outline=top_card_outline(view, 3.0, angle=45.0))
+    assert counting.calls >= 1 and len(reads) >= 2  # searched first
+    if named:
+        assert reading.card == Card.parse("4C") and reading.confidence == pytest.approx(sure, abs=0.05)
+    else:
+        assert reading.card is None
 
 
 def test_an_outline_that_misses_the_top_card_is_not_trusted_and_the_view_is_searched(recogniser, monkeypatch):

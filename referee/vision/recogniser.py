@@ -530,13 +530,13 @@ class OnnxCardRecogniser:
         the view's scale, when known, adds card-sized outlines at its centre (a card filling the view).
         `outline`: the top card's four corners in this image's pixels, when the caller saw where it
         lies; read first (snapped to the card's edges), and enough when at least OUTLINE_SURE; when less
-        sure, the view is searched, and that reading stands if the search names nothing.
+        sure, the view is searched, and that reading stands if the search names nothing and it is at least
+        `naming_threshold`.
         `whole_card`: the caller knows a whole card lies in `outline`; when it shows no face, it is that
         card's back (NO_FACE_BELOW). A view the table detector's outlines leave unnamed is searched again
         by the photo detector (PILE_SECOND_LOOKS).
         """
         image = check_image(rectified_pile_image)
-        threshold = min(self.naming_threshold, PILE_NAMING_THRESHOLD)
         known = None  # the caller's outline read less surely than it takes to stand without a search
         if outline is not None:
             read, shows_a_face, known = self._read_known_outline(image, np.asarray(outline, np.float32).reshape(4, 2))
@@ -548,7 +548,7 @@ class OnnxCardRecogniser:
         # nothing outlined by the table detector (at a known scale, only the card-sized outlines at the centre)
         missed = len(found) == (px_per_mm is not None)
         found = found[:4] + found[-1:] if px_per_mm is not None and len(found) > 5 else found[:5]
-        best, face_seen = self._surest(image, found, threshold)
+        best, face_seen = self._surest(image, found, min(self.naming_threshold, PILE_NAMING_THRESHOLD))
         if best is None and (face_seen or missed) and self.photo_detector is not self.detector:
             # a card face seen but not named by the table detector's outlines, or nothing outlined by it at
             # all: a card laid turned across another, which it outlines with the one below or misses (a queen
@@ -559,12 +559,13 @@ class OnnxCardRecogniser:
             # and empty slot: a searched read 7.6 -> 11.1 ms median, naming nothing there)
             second = self.photo_detector.detect(image, PILE_DETECTOR_SIZE)[:PILE_SECOND_LOOKS]
             best = self._surest(image, [([quad], score) for quad, score in second], self.naming_threshold)[0]
-        if best is None and known is not None and known[0] is not None and known[1] >= threshold:
-            # searched in vain: the caller's outline is a candidate as good as the detector's, and its reading
-            # stands as theirs would. A 4C laid turned 45 degrees across a 5H, its corners read `4?` and its
+        if best is None and known is not None and known[0] is not None and known[1] >= self.naming_threshold:
+            # searched in vain: the caller's outline, read as surely as a photo's card must be (as the second
+            # look's), names the top. A 4C laid turned 45 degrees across a 5H, its corners read `4?` and its
             # face `4C` at 0.73, searched to nothing, had been left unnamed and ruled from a stock as a 4D.
-            # Session 61, the 174 kept replays of session 59: plays found 2,082 -> 2,085, fully right 1,973
-            # -> 1,975 (4 more, one clip's play lost).
+            # Session 61, 181 kept replays: plays found 2,258 -> 2,260, fully right 2,145 -> 2,146, no other
+            # ruling changed. At the pile's own threshold (PILE_NAMING_THRESHOLD) 2,261 and 2,148, but a clip
+            # lost a play and a touch order there: a view named unsurely is not read again as an unnamed one is.
             best = known
         if best is None:
             return TopCardReading(None, 0.0)

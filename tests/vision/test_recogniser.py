@@ -14,7 +14,7 @@ from referee.rules.cards import RANKS, SUITS, Card
 from referee.synth import faces
 from referee.vision import CardDetection, CardRecogniser, load_recogniser
 from referee.vision.geometry import FACE_SIZE, order_card_corners
-from referee.vision.recogniser import NO_FACE_BELOW, OUTLINE_AGREED, OUTLINE_SURE, PILE_NAMING_THRESHOLD, _cut_out
+from referee.vision.recogniser import NO_FACE_BELOW, NAMING_THRESHOLD, OUTLINE_AGREED, OUTLINE_SURE, _cut_out
 from referee.vision.geometry import quad_iou
 
 ASSETS = pathlib.Path(__file__).resolve().parents[1] / "assets" / "vision"
@@ -224,11 +224,11 @@ def test_a_less_sure_reading_of_a_known_outline_stands_only_where_corners_and_fa
         assert reading.card == Card.parse("QH") and reading.confidence == pytest.approx(between, abs=0.05)
 
 
-@pytest.mark.parametrize("sure, named", [(OUTLINE_AGREED - 0.05, True), (PILE_NAMING_THRESHOLD - 0.05, False)])
+@pytest.mark.parametrize("sure, named", [(OUTLINE_AGREED - 0.05, True), (NAMING_THRESHOLD - 0.05, False)])
 def test_a_known_outline_read_unsurely_stands_where_a_search_names_nothing(recogniser, monkeypatch, sure, named):
     """The tracker's outline read under OUTLINE_AGREED (a card laid turned across another: its corners give the
     rank alone): the view is searched, and where the search names nothing the outline's reading is the top,
-    if it is as sure as a search's candidate must be (PILE_NAMING_THRESHOLD); not nothing."""
+    if it is as sure as a photo's card must be (NAMING_THRESHOLD, the recogniser's default); not nothing."""
     view = pile_view(Card.parse("4C"), px_per_mm=3.0)
     counting = CountingDetector(recogniser.detector)
     monkeypatch.setattr(recogniser, "detector", counting)

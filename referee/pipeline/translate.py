@@ -108,6 +108,9 @@ class Translator:
         self._table_changed = 0.0
         # the cards seen laid on the spit piles this round by a known player, (t, player, pile, card), the last few
         self._played: list[tuple[float, str, int, Card]] = []
+        # hands that touched a spit pile in play and left no card there, (t, player, pile), the last few: a hand
+        # come back for the card it laid
+        self._touched: list[tuple[float, str, int]] = []
 
     def translate(self, sighting: Sighting, state: EngineState,
                   coming: Sequence[Sighting] = ()) -> tuple[list[object], str | None]:
@@ -171,6 +174,7 @@ class Translator:
                                 f"({sighting.depth:.0f} mm)")
                 return [_slap(sighting)], None
             if state.phase is GamePhase.PLAYING and not sighting.through_hand:
+                self._touched = self._touched[-7:] + [(sighting.t, sighting.player, sighting.pile)]
                 observations, note = self._laid_unseen(sighting, state, coming)
                 self._note_laid(observations, sighting, state)
                 return observations, note
@@ -203,6 +207,7 @@ class Translator:
             self._played_from = {player: [] for player in PLAYERS}
             self._under = {0: [], 1: []}
             self._played = []
+            self._touched = []
             self._seen_empty = set()
             self._reread = {}
             return [RoundLaidOut(sighting.t, tops, frame=sighting.frame)], note
@@ -352,8 +357,12 @@ class Translator:
         if not laid_lately:
             return None
         t, player, pile, laid = self._played[laid_lately[-1]]  # the latest such card
-        # it left the pile before the hand brought it back (when it reached the stock)
+        # it left the pile before the hand brought it back (when it reached the stock): when the hand came back to
+        # the pile for it, if it was seen to (`other_decks` seed 405: B's hand back at pile 1 for its AD at 3.906 s,
+        # at its stock at 4.1 s, and A's 2H laid on the pile at 3.967 s was judged on the AD; six take-backs over
+        # 181 kept replays dated 0.2-0.3 s late now within 0.07 s of the renderer's, two plays more fully right)
         back = next((at for at in (sighting.reached_at, sighting.turned_at) if at is not None), sighting.t)
+        back = max((at for at, who, where in self._touched if who == player and where == pile and t < at < back), default=back)
         return laid_lately[-1], CardTakenBack(max(t, back), player, pile, laid, to_stock=sighting.slot, frame=sighting.frame)
 
     def takes_back_before(self, sighting: StockSeen, state: EngineState, arrival: Arrival) -> bool:

@@ -633,6 +633,33 @@ def test_a_take_back_seen_on_the_stock_after_the_next_card_landed_is_ruled_befor
     assert ruled == expected
 
 
+@pytest.mark.parametrize("came_back, expected", [
+    # A's hand came back to pile 0 for its 9D before B's 6H landed: the 9D was lifted then, and the 6H lands on the 5S
+    ("A", [("play", "A", "9D", "5S", False), ("violation", "A", None, None, None), ("play", "B", "6H", "5S", True)]),
+    # B's own hand at the pile is no sign A lifted its card: A's hand reached its stock after the 6H landed
+    ("B", [("play", "A", "9D", "5S", False), ("play", "B", "6H", "9D", False), ("violation", "A", None, None, None)]),
+])
+def test_a_take_back_is_dated_when_the_hand_came_back_to_the_pile_for_the_card(came_back, expected):
+    # A lays 9D on 5S (illegal), its hand comes back to the pile (a touch that lays nothing) and lifts the card;
+    # B's 6H lands before A's hand reaches its stock with the 9D (`other_decks` seed 405)
+    script = {0: [layout_read((card("5S"), card("KC")), a="2H 9D 5D JC KH", b="3C 6H 10S QS AH")],
+              30: [arrival(1.0, 0, "A", "9D")], 36: [StockSeen(1.2, 36, "A", 1, BACK, card("9D"), True, turned_at=1.1)],
+              42: [PileTouched(1.4, 42, 0, came_back, 0.003)],
+              45: [arrival(1.5, 0, "B", "6H")],
+              57: [StockSeen(1.9, 57, "A", 1, card("9D"), BACK, True, turned_at=1.8, reached_at=1.6)]}
+    engine = RulesEngine(RulesConfig())
+    session = RefereeSession(ScriptedTracker(script), engine, None)
+    image = np.zeros((4, 4, 3), np.uint8)
+    for index in range(90):
+        session.process(Frame(index, index / 30, image))
+    session.finish()
+    ruled = [(e.type.value, e.get("player"), e.get("card") and str(e["card"]), e.get("on") and str(e["on"]), e.get("legal"))
+             for e in session.events if e.type.value in ("play", "violation")]
+    assert ruled == expected
+    (take_back,) = [e for e in session.events if e.type.value == "violation"]
+    assert take_back.t == (1.4 if came_back == "A" else 1.6)
+
+
 def test_a_card_seen_on_a_stock_no_hand_went_to_is_no_take_back():
     events, _, _ = _racing_take_back(visited=False)
     assert not [e for kind, e in events if kind == "violation"]

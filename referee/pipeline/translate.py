@@ -360,7 +360,7 @@ class Translator:
         # it left the pile before the hand brought it back (when it reached the stock): when the hand came back to
         # the pile for it, if it was seen to (`other_decks` seed 405: B's hand back at pile 1 for its AD at 3.906 s,
         # at its stock at 4.1 s, and A's 2H laid on the pile at 3.967 s was judged on the AD; six take-backs over
-        # 181 kept replays dated 0.2-0.3 s late now within 0.07 s of the renderer's, two plays more fully right)
+        # 181 kept replays dated 0.16-0.32 s late now within 0.07 s of the renderer's, two plays more fully right)
         back = next((at for at in (sighting.reached_at, sighting.turned_at) if at is not None), sighting.t)
         back = max((at for at, who, where in self._touched if who == player and where == pile and t < at < back), default=back)
         return laid_lately[-1], CardTakenBack(max(t, back), player, pile, laid, to_stock=sighting.slot, frame=sighting.frame)

@@ -206,7 +206,6 @@ class PlaceTracker:
         self.place = place
         self.rect = rect
         self.px_per_mm = px_per_mm
-        self._mask_lead = MASK_LEAD_PX / px_per_mm  # mm: see `touch.MASK_LEAD_PX`
         self.padded = RectMM(rect.x0 - margin, rect.y0 - margin, rect.x1 + margin, rect.y1 + margin)
         self.rows, self.cols = self.padded.to_pixels(px_per_mm, view_shape)
         inner_rows, inner_cols = rect.to_pixels(px_per_mm, view_shape)
@@ -373,7 +372,7 @@ class PlaceTracker:
                 if visit.touch is None or self._back_from_the_start(visit):
                     # the leading edge (of the card where it is seen, else of the hand holding it) crossing
                     # the outline; measured on rendered games this beats timing the hand's stop
-                    visit.touch = estimate_touch(visit.samples[-6:], period, 1.0 / self.px_per_mm, lead_mm=self._mask_lead)
+                    visit.touch = self._touch_in(visit.samples[-6:], period)
                     visit.brought_card = visit.card_seen or card_seen
             if visit.touch is None and len(visit.samples) > 8:
                 del visit.samples[:-8]
@@ -565,7 +564,12 @@ class PlaceTracker:
         if arrived is None or arrived == 0:
             return None  # never seen there, or there already in the first frame kept: its arrival was not seen
         # the distance still to go comes down to the card at rest, not to an outline its edge is seen over early
-        return estimate_touch(samples[:arrived + 1][-6:], period, 1.0 / self.px_per_mm, outline=False, lead_mm=self._mask_lead)
+        return self._touch_in(samples[:arrived + 1][-6:], period, outline=False)
+
+    def _touch_in(self, samples: list[tuple[int, float, float]], period: float, *, outline: bool = True) -> TouchEstimate | None:
+        """`touch.estimate_touch` of distances measured on this place's pixels, less their mask's lead
+        (`touch.MASK_LEAD_PX`)."""
+        return estimate_touch(samples, period, 1.0 / self.px_per_mm, outline=outline, lead_mm=MASK_LEAD_PX / self.px_per_mm)
 
     def _stop_touch(self, visit: Visit, period: float, near: float = NEAR_MM) -> TouchEstimate | None:
         """A hand whose card is hidden under it: the touch is where its approach comes to rest on the pile
@@ -637,7 +641,7 @@ class PlaceTracker:
             reached = d_last - speed * (t - t_last)
             if reached > 0:
                 continue  # at its speed it would not have reached the pile yet: it stopped short, or turned back
-            timed = estimate_touch(approach + [(frame, t, reached)], period, 1.0 / self.px_per_mm, outline=False, lead_mm=self._mask_lead)
+            timed = self._touch_in(approach + [(frame, t, reached)], period, outline=False)
             if timed is None:
                 continue
             # its contact was never seen, only where its approach led: as far off as half a frame
@@ -649,7 +653,7 @@ class PlaceTracker:
         # never came to rest on the pile only passed over it
         if visit.touch is None and visit.frames_in_contact and visit.card_seen:
             contact = [index for index, sample in enumerate(visit.samples) if sample[2] <= 0]
-            visit.touch = estimate_touch(visit.samples[:contact[0] + 1][-6:], period, 1.0 / self.px_per_mm, lead_mm=self._mask_lead) if contact else None
+            visit.touch = self._touch_in(visit.samples[:contact[0] + 1][-6:], period) if contact else None
         if visit.touch is None and not visit.frames_in_contact and visit.card_seen and visit.samples:
             # a card carried onto a white top is seen only up to the top's edge (white on white, and its
             # pixels next to the edge not counted as the card, see `_measure`): brought that close, it
@@ -658,7 +662,7 @@ class PlaceTracker:
             if visit.samples[nearest][2] <= HIDDEN_EDGE_MM:
                 frame, t, _ = visit.samples[nearest]
                 samples = visit.samples[:nearest] + [(frame, t, 0.0)]
-                visit.touch = estimate_touch(samples[-6:], period, 1.0 / self.px_per_mm, lead_mm=self._mask_lead)
+                visit.touch = self._touch_in(samples[-6:], period)
                 visit.frames_in_contact = 1
 
     def let_go(self, period: float, passing: frozenset[str] = frozenset()) -> None:

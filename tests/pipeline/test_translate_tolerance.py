@@ -608,6 +608,18 @@ def test_a_card_seen_back_on_its_players_stock_was_taken_back_though_the_pile_ne
     assert not [e for kind, e in events if kind == "notice" and "already seen" in e["message"]]
 
 
+def _plays_and_breaches(script: dict) -> tuple[list[tuple], RefereeSession]:
+    """A scripted tracker refereed for 3 s at 30 fps: the plays and breaches ruled (kind, player, card, on, legal)."""
+    session = RefereeSession(ScriptedTracker(script), RulesEngine(RulesConfig()), None)
+    image = np.zeros((4, 4, 3), np.uint8)
+    for index in range(90):
+        session.process(Frame(index, index / 30, image))
+    session.finish()
+    ruled = [(e.type.value, e.get("player"), e.get("card") and str(e["card"]), e.get("on") and str(e["on"]), e.get("legal"))
+             for e in session.events if e.type.value in ("play", "violation")]
+    return ruled, session
+
+
 @pytest.mark.parametrize("after, expected", [
     # B's 6H laid at once: judged on the 5S
     (("B", "6H"), [("play", "A", "9D", "5S", False), ("violation", "A", None, None, None), ("play", "B", "6H", "5S", True)]),
@@ -622,14 +634,7 @@ def test_a_take_back_seen_on_the_stock_after_the_next_card_landed_is_ruled_befor
               30: [arrival(1.0, 0, "A", "9D")], 36: [StockSeen(1.2, 36, "A", 1, BACK, card("9D"), True, turned_at=1.1)],
               51: [StockSeen(1.7, 51, "A", 1, card("9D"), BACK, True, turned_at=1.5, reached_at=1.35)],
               52: [arrival(1.5, 0, *after)]}
-    engine = RulesEngine(RulesConfig())
-    session = RefereeSession(ScriptedTracker(script), engine, None)
-    image = np.zeros((4, 4, 3), np.uint8)
-    for index in range(90):
-        session.process(Frame(index, index / 30, image))
-    session.finish()
-    ruled = [(e.type.value, e.get("player"), e.get("card") and str(e["card"]), e.get("on") and str(e["on"]), e.get("legal"))
-             for e in session.events if e.type.value in ("play", "violation")]
+    ruled, session = _plays_and_breaches(script)
     assert ruled == expected
 
 
@@ -647,14 +652,7 @@ def test_a_take_back_is_dated_when_the_hand_came_back_to_the_pile_for_the_card(c
               42: [PileTouched(1.4, 42, 0, came_back, 0.003)],
               45: [arrival(1.5, 0, "B", "6H")],
               57: [StockSeen(1.9, 57, "A", 1, card("9D"), BACK, True, turned_at=1.8, reached_at=1.6)]}
-    engine = RulesEngine(RulesConfig())
-    session = RefereeSession(ScriptedTracker(script), engine, None)
-    image = np.zeros((4, 4, 3), np.uint8)
-    for index in range(90):
-        session.process(Frame(index, index / 30, image))
-    session.finish()
-    ruled = [(e.type.value, e.get("player"), e.get("card") and str(e["card"]), e.get("on") and str(e["on"]), e.get("legal"))
-             for e in session.events if e.type.value in ("play", "violation")]
+    ruled, session = _plays_and_breaches(script)
     assert ruled == expected
     (take_back,) = [e for e in session.events if e.type.value == "violation"]
     assert take_back.t == (1.4 if came_back == "A" else 1.6)

@@ -1,13 +1,16 @@
 """Live frame sources: a camera (index or device path) and a network stream (RTSP, HTTP MJPEG).
 
-Live frames are stamped with the monotonic clock when they arrive. `KeepUp` wraps a live source so
-that a slow moment of the referee costs no frames, and a referee slower than the camera skips frames
-(and says so) rather than falling ever further behind the table.
+Live frames are stamped with the monotonic clock when they arrive, except an RTSP stream's, which carry
+the camera's own capture times (`stream_clock`): its pictures arrive in bursts. RTSP is asked for over
+TCP (RTSP_OPTIONS). `KeepUp` wraps a live source so that a slow moment of the referee costs no frames,
+and a referee slower than the camera skips frames (and says so) rather than falling ever further behind
+the table.
 """
 
 from __future__ import annotations
 
 import collections
+import os
 import sys
 import threading
 import time
@@ -19,6 +22,7 @@ import numpy as np
 from referee.capture.frames import Frame, Notice
 from referee.capture.gaps import GapDetector
 from referee.capture.mjpeg import read_mjpeg_jpegs
+from referee.capture.stream_clock import StreamClock
 from referee.capture.video_file import read_picture
 from referee.errors import VideoError
 
@@ -35,7 +39,8 @@ RATE_MISMATCH = 0.15
 
 
 class _ClockedSource:
-    """Shared loop: stamp each picture with the monotonic clock, number it, check for gaps.
+    """Shared loop: time each picture (by the stream's own clock where it has one, else by the monotonic
+    clock as it arrives), number it, check for gaps.
 
     Unless the frame rate was given, the first RATE_FRAMES arrivals measure it, and a rate
     far from the one reported replaces it; `rate_settled` is set once `fps` is final."""
@@ -50,7 +55,8 @@ class _ClockedSource:
         if fps:
             self.rate_settled.set()
 
-    def _pictures(self) -> Iterator[np.ndarray]:
+    def _pictures(self) -> Iterator[tuple[np.ndarray, float | None]]:
+        """Each picture with its time on the stream's own clock (s), or None where the stream has none."""
         raise NotImplementedError
 
     def _measure_rate(self, arrivals: list[float]) -> None:
@@ -64,14 +70,15 @@ class _ClockedSource:
         gaps = GapDetector(self.fps) if self.rate_settled.is_set() else None
         arrivals: list[float] = []
         start: float | None = None
+        clock = StreamClock(self.fps)
         index = -1
         t = 0.0
         try:
-            for image in self._pictures():
+            for image, stamp in self._pictures():
                 now = time.monotonic()
                 if start is None:
                     start = now
-                t = now - start
+                t = now - start if stamp is None else clock.time(stamp, now - start)
                 index += 1
                 if gaps is None:
                     arrivals.append(t)
@@ -98,19 +105,24 @@ class OpenCvLiveSource(_ClockedSource):
         if isinstance(spec, str) and spec.isdigit():
             spec = int(spec)
         backend = cv2.CAP_FFMPEG if isinstance(spec, str) and "://" in spec else cv2.CAP_ANY
-        self._capture = cv2.VideoCapture(spec, backend)
+        #: the stream stamps its pictures with the camera's clock (RTSP): frames are timed by it
+        self.stamped = isinstance(spec, str) and spec.lower().startswith(("rtsp://", "rtsps://"))
+        if self.stamped:
+            self._capture = open_rtsp(spec)
+        else:
+            self._capture = cv2.VideoCapture(spec, backend)
         if not self._capture.isOpened():
             raise VideoError(f"cannot open camera {spec}: no such camera or stream; "
                              "give a camera index (0), a device path (/dev/video0) or an rtsp:// / http:// URL")
         reported = self._capture.get(cv2.CAP_PROP_FPS)
         super().__init__(fps, reported if reported and 1 <= reported <= 240 else 30.0)
 
-    def _pictures(self) -> Iterator[np.ndarray]:
+    def _pictures(self) -> Iterator[tuple[np.ndarray, float | None]]:
         while True:
             image = read_picture(self._capture)
             if image is None:
                 return
-            yield image
+            yield image, (self._capture.get(cv2.CAP_PROP_POS_MSEC) / 1000.0 if self.stamped else None)
 
     def close(self) -> None:
         self._capture.release()
@@ -134,10 +146,28 @@ class MjpegHttpSource(_ClockedSource):
         for jpeg in _chain(pending, self._jpegs):
             image = cv2.imdecode(np.frombuffer(jpeg, np.uint8), cv2.IMREAD_COLOR)
             if image is not None:
-                yield image
+                yield image, None
 
     def close(self) -> None:
         self._jpegs.close()
+
+
+#: FFmpeg's options for an RTSP camera, unless OPENCV_FFMPEG_CAPTURE_OPTIONS gives others: RTP over the
+#: RTSP connection (TCP), as over a lossy Wi-Fi link UDP loses packets and smears pictures (a card's
+#: corner is what names it), and an unreachable camera given up after 5 s (microseconds) rather than
+#: waited on for good.
+RTSP_OPTIONS = "rtsp_transport;tcp|timeout;5000000"
+
+
+def open_rtsp(url: str) -> "cv2.VideoCapture":
+    """An RTSP stream opened by OpenCV's FFmpeg with RTSP_OPTIONS (read from the environment at opening)."""
+    chosen = os.environ.get("OPENCV_FFMPEG_CAPTURE_OPTIONS")
+    os.environ["OPENCV_FFMPEG_CAPTURE_OPTIONS"] = chosen if chosen is not None else RTSP_OPTIONS
+    try:
+        return cv2.VideoCapture(url, cv2.CAP_FFMPEG)
+    finally:
+        if chosen is None:
+            del os.environ["OPENCV_FFMPEG_CAPTURE_OPTIONS"]
 
 
 def _chain(first: list[bytes], rest: Iterator[bytes]) -> Iterator[bytes]:

@@ -10,6 +10,7 @@ import yaml
 from referee.cli.main import main
 from tests.calibration.conftest import BARREL, rendered
 from tests.calibration.synthetic import board_views
+from tests.capture.rtsp_serving import h264_access_units, serve_rtsp
 
 CORNERS_MM = np.array([[0, 0], [800, 0], [800, 600], [0, 600]], float)
 
@@ -153,6 +154,17 @@ def test_calibrate_from_video_or_camera_url(tmp_path, capsys, flag):
     assert data["source"]["kind"] == flag[2:] and data["source"]["frames_used"] >= 6
     assert np.abs(np.array(data["play_area_corners_px"]) - camera.project(CORNERS_MM)).max() < 1.5
     assert "24 fps: cards will blur" in out
+
+
+def test_calibrate_from_an_rtsp_camera(tmp_path, capsys):
+    camera = _write_video(tmp_path / "clip.avi", fps=24.0)
+    with serve_rtsp(h264_access_units(tmp_path / "clip.avi", fps=24.0), fps=24.0) as url:
+        code, out, err = _run(["calibrate", "--camera", url, "--out", str(tmp_path / "c.yaml"), "--seconds", "1"], capsys)
+    assert code == 0, err
+    data = yaml.safe_load((tmp_path / "c.yaml").read_text())
+    assert data["camera"]["fps"] == pytest.approx(24.0, rel=0.05)
+    assert data["source"] == {"kind": "camera", "path": url, "frames_read": 12, "frames_used": data["source"]["frames_used"]}
+    assert np.abs(np.array(data["play_area_corners_px"]) - camera.project(CORNERS_MM)).max() < 1.5
 
 
 def test_unreadable_camera_is_one_line(capsys, tmp_path):

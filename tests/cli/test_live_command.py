@@ -1,4 +1,5 @@
-"""`referee live` against a rendered game served as an MJPEG stream over loopback at real-time pace."""
+"""`referee live` against a rendered game served over loopback at real-time pace: as an MJPEG stream, and as
+an RTSP camera's H.264."""
 
 import pytest
 
@@ -8,14 +9,20 @@ from referee.cli.main import main
 from referee.pipeline.board_link import RecordingBoard
 from referee.pipeline.run import replay
 from referee.rules.events import EventType, read_event_log
+from tests.capture.rtsp_serving import h264_access_units, serve_rtsp
 from tests.capture.streaming import jpegs_from_video, serve_mjpeg
 from tests.piles.drawn_table import ColourNamer
 from tests.pipeline.drawn_games import write_mid_game
 
 
 @pytest.fixture(scope="module")
-def stream(tmp_path_factory):
-    video, calibration = write_mid_game(tmp_path_factory.mktemp("live_game"))
+def game(tmp_path_factory):
+    return write_mid_game(tmp_path_factory.mktemp("live_game"))
+
+
+@pytest.fixture(scope="module")
+def stream(game):
+    video, calibration = game
     return jpegs_from_video(video), calibration
 
 
@@ -71,6 +78,37 @@ def test_live_referees_a_stream_drives_the_board_and_records_it(stream, fakes, t
         assert [e["card"] for e in replayed] == [e["card"] for e in plays]
     else:
         assert len(replayed) >= 3 and {e["card"] for e in replayed} <= {card for _, card, _ in truth}
+
+
+@pytest.mark.slow
+def test_live_referees_an_rtsp_camera_by_its_own_clock(game, fakes, tmp_path, capsys):
+    video, calibration = game
+    events = tmp_path / "live.jsonl"
+    # the network hands the pictures on three at once: timed on arrival, three frames would lie a few ms apart
+    with serve_rtsp(h264_access_units(video, fps=30), fps=30, bursts=3) as url:
+        code = main(["live", "--camera", url, "--calibration", str(calibration), "--board", "sim", "--events", str(events)])
+    out = capsys.readouterr()
+    assert code == 0 and "stopped (the stream ended)" in out.err
+    logged = read_event_log(str(events))
+    assert not [e for e in logged if e.type is EventType.NOTICE and e.get("kind") in ("dropped", "stall")]
+    plays = [e for e in logged if e.type is EventType.PLAY]
+    truth = [("A", "6S", True), ("B", "10H", True), ("A", "JH", True), ("B", "7D", True), ("A", "KD", False)]
+    replayed = [e for e in read_event_log(str(_replayed(video, calibration, tmp_path))) if e.type is EventType.PLAY]
+    skipped = [e for e in logged if e.type is EventType.NOTICE and e.get("kind") == "skipped"]
+    doubted = [e for e in logged if e.type is EventType.NOTICE and "reading" in str(e.get("message", ""))]
+    if not skipped and not doubted:
+        # every picture refereed and every card read: the plays as the file gives them, each within a frame
+        # of its time there
+        assert [(e["player"], e["card"], e["legal"]) for e in plays] == [(e["player"], e["card"], e["legal"]) for e in replayed]
+        assert all(abs(live.t - again.t) <= 1 / 30 for live, again in zip(plays, replayed))
+    else:  # frames skipped or a card misread (the stream is compressed once more), and said so
+        assert len(plays) >= 3 and {e["card"] for e in plays} <= {card for _, card, _ in truth}
+
+
+def _replayed(video, calibration, tmp_path):
+    events = tmp_path / "replayed.jsonl"
+    replay(video, calibration, events, namer=ColourNamer())
+    return events
 
 
 def test_a_stream_that_drops_ends_cleanly_with_the_log_intact(stream, fakes, tmp_path, capsys):

@@ -1,0 +1,81 @@
+"""An RTSP camera: H.264 over RTP from a real RTSP server on loopback (`tests.capture.rtsp_serving`),
+read through OpenCV's FFmpeg as `referee live --camera rtsp://...` reads it."""
+
+import time
+
+import numpy as np
+import pytest
+
+from referee.capture import open_live_source
+from referee.errors import VideoError
+from tests.capture.rtsp_serving import h264_access_units, serve_rtsp
+
+FPS = 30
+
+
+@pytest.fixture(scope="module")
+def camera_stream(tmp_path_factory):
+    """45 pictures whose brightness gives their number (20 + 5 per picture), encoded as a camera's H.264."""
+    from tests.capture.test_capture import write_video
+
+    pictures = [np.full((120, 160, 3), 20 + 5 * number, np.uint8) for number in range(45)]
+    video = write_video(tmp_path_factory.mktemp("rtsp") / "numbered.avi", pictures, FPS, fourcc="MJPG")
+    return h264_access_units(video, fps=FPS)
+
+
+def numbers(frames):
+    return [int(round((frame.image.mean() - 20) / 5)) for frame in frames]
+
+
+def test_an_rtsp_camera_s_pictures_come_in_order_at_real_time_pace(camera_stream):
+    with serve_rtsp(camera_stream, fps=FPS) as url:
+        source = open_live_source(url)
+        started = time.monotonic()
+        frames = list(source.frames())
+        elapsed = time.monotonic() - started
+        source.close()
+    assert numbers(frames) == list(range(45))
+    assert elapsed > 0.5  # served at the camera's pace (FFmpeg holds the first second while it probes)
+    assert [notice.kind for notice in source.notices] == ["ended"]
+
+
+def test_an_rtsp_camera_is_asked_for_its_pictures_over_tcp(camera_stream):
+    # over UDP a lossy Wi-Fi link loses packets and smears the pictures; the camera is asked for RTP on the
+    # RTSP connection itself from the first SETUP
+    requests = []
+    with serve_rtsp(camera_stream[:10], fps=FPS, requests=requests) as url:
+        source = open_live_source(url)
+        list(source.frames())
+        source.close()
+    setups = [headers["transport"] for request, headers in requests if request.startswith("SETUP")]
+    assert setups and "TCP" in setups[0] and "interleaved" in setups[0]
+
+
+def test_pictures_arriving_in_bursts_are_timed_by_the_camera_s_clock(camera_stream):
+    # a congested network hands them on five at once; stamped on arrival, five frames would lie a few
+    # milliseconds apart where the camera took them 33 ms apart
+    with serve_rtsp(camera_stream, fps=FPS, bursts=5) as url:
+        source = open_live_source(url)
+        frames = list(source.frames())
+        source.close()
+    assert numbers(frames) == list(range(45))
+    gaps = [later.t - earlier.t for earlier, later in zip(frames, frames[1:])]
+    assert gaps == pytest.approx([1 / FPS] * 44, abs=0.002)
+    assert source.fps == pytest.approx(FPS, rel=0.05)
+    assert not [notice for notice in source.notices if notice.kind in ("dropped", "stall")]
+
+
+def test_an_rtsp_camera_that_drops_ends_with_what_it_sent(camera_stream):
+    with serve_rtsp(camera_stream, fps=FPS, drop_after=35) as url:
+        source = open_live_source(url)
+        frames = list(source.frames())
+        source.close()
+    assert numbers(frames) == list(range(35))
+    assert source.notices[-1].kind == "ended" and "after frame 34" in source.notices[-1].message
+
+
+def test_an_unreachable_rtsp_camera_is_a_clear_error():
+    started = time.monotonic()
+    with pytest.raises(VideoError, match="cannot open camera rtsp://"):
+        open_live_source("rtsp://127.0.0.1:9/table")
+    assert time.monotonic() - started < 10

@@ -1,12 +1,16 @@
-"""`referee live` on a camera stream: `python -m benchmarks.live_stream [--keep DIR] [--games seed:seconds[:fps],...]`.
+"""`referee live` on a camera stream: `python -m benchmarks.live_stream [--keep DIR] [--games seed:seconds[:fps],...] [--rtsp [--bursts N]]`.
 
 Renders games (720p, 30 and 60 fps), serves each as an HTTP MJPEG stream on 127.0.0.1 at real-time pace (as
 a phone camera app serves one), runs `referee live` on it with the shipped models, and scores its log
 against the truth as `benchmarks.referee_accuracy` scores replays: plays found, plays right, median
 touch-time error, the frames the live referee skipped to keep up, and how long the frames that ruled took
-to process (median and 95th percentile per game: the issue's 20 ms). Live times are the live clock's
-(each frame stamped as it arrives), so they carry the stream's jitter. Results go to stdout and to
+to process (median and 95th percentile per game: the issue's 20 ms). An MJPEG stream's times are the live
+clock's (each frame stamped as it arrives), so they carry the stream's jitter. Results go to stdout and to
 benchmarks/results/live_stream.json.
+
+`--rtsp` serves each game as an IP camera does instead: H.264 (baseline, no B-frames) in RTP over RTSP
+(`tests/capture/rtsp_serving.py`), timed by the camera's clock; `--bursts N` hands the pictures on N at a
+time, as a congested network does. Results to benchmarks/results/live_stream_rtsp.json.
 """
 
 from __future__ import annotations
@@ -30,15 +34,21 @@ GAMES = [(1, 16.0, 30), (27, 16.0, 30), (2, 16.0, 30), (9, 16.0, 30), (6, 12.0, 
 TAIL_SECONDS = 0.8
 
 
-def run_live(folder: pathlib.Path, events: pathlib.Path, fps: int) -> tuple[int, str]:
-    """`referee live` on the game in `folder` served at real-time pace; (exit code, its last stderr line)."""
+def run_live(folder: pathlib.Path, events: pathlib.Path, fps: int, *, rtsp: bool = False, bursts: int = 1) -> tuple[int, str]:
+    """`referee live` on the game in `folder` served at real-time pace (as HTTP MJPEG, or with `rtsp` as an RTSP
+    camera's H.264 in bursts of `bursts` pictures); (exit code, its last stderr line)."""
     from referee.cli.main import main
+    from tests.capture.rtsp_serving import h264_access_units, serve_rtsp
     from tests.capture.streaming import jpegs_from_video, serve_mjpeg
 
-    jpegs = jpegs_from_video(folder / "video.mp4")
+    if rtsp:
+        served = serve_rtsp(h264_access_units(folder / "video.mp4", fps=fps), fps=fps, bursts=bursts)
+    else:
+        served = serve_mjpeg(jpegs_from_video(folder / "video.mp4"), fps=fps)
     err = io.StringIO()
-    with serve_mjpeg(jpegs, fps=fps) as url, contextlib.redirect_stderr(err), contextlib.redirect_stdout(io.StringIO()):
-        code = main(["live", "--camera", url, "--calibration", str(folder / "corners.json"), "--events", str(events)])
+    with served as url, contextlib.redirect_stderr(err), contextlib.redirect_stdout(io.StringIO()):
+        code = main(["live", "--camera", url, "--calibration", str(folder / "corners.json"), "--events", str(events),
+                     "--reconnect", "0"])
     lines = [line for line in err.getvalue().splitlines() if line.startswith(("stopped", "error"))]
     return code, lines[-1] if lines else ""
 
@@ -86,8 +96,12 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--games", help="seed:seconds[:fps],... instead of the built-in games (fps 30 unless given)")
     parser.add_argument("--keep", type=pathlib.Path, default=None, help="keep the rendered games here (reused when run again)")
-    parser.add_argument("--out", type=pathlib.Path, default=pathlib.Path(__file__).parent / "results" / "live_stream.json")
+    parser.add_argument("--rtsp", action="store_true", help="serve each game as an RTSP camera's H.264 instead of HTTP MJPEG")
+    parser.add_argument("--bursts", type=int, default=1, help="with --rtsp: hand the pictures on this many at a time")
+    parser.add_argument("--out", type=pathlib.Path, default=None,
+                        help="results file (default: benchmarks/results/live_stream.json, or live_stream_rtsp.json)")
     args = parser.parse_args()
+    out = args.out or pathlib.Path(__file__).parent / "results" / ("live_stream_rtsp.json" if args.rtsp else "live_stream.json")
     games = [_game(item) for item in args.games.split(",")] if args.games else GAMES
     with tempfile.TemporaryDirectory() as scratch:
         root = args.keep or pathlib.Path(scratch)
@@ -96,7 +110,7 @@ def main() -> int:
             folder = root / f"seed{seed}_{fps}fps_{seconds:g}s"
             render_once(folder, seed, fps, seconds)
             events = folder / "live_events.jsonl"
-            code, last_line = run_live(folder, events, fps)
+            code, last_line = run_live(folder, events, fps, rtsp=args.rtsp, bursts=args.bursts)
             if code != 0:
                 print(f"seed {seed}: referee live failed: {last_line}", file=sys.stderr)
                 return 1
@@ -110,6 +124,7 @@ def main() -> int:
     invented = sum(game["invented"] for game in per_game.values())
     errors = [error for game in per_game.values() for error in game.pop("touch_errors_frames")]
     summary = {
+        "served_as": f"RTSP, H.264, in bursts of {args.bursts}" if args.rtsp else "HTTP MJPEG",
         "games": len(per_game), "plays": plays,
         "recall": found / plays if plays else 1.0, "precision": found / (found + invented) if found + invented else 1.0,
         "all_right": sum(game["all_right"] for game in per_game.values()) / found if found else 1.0,
@@ -120,8 +135,8 @@ def main() -> int:
         "per_game": per_game,
     }
     print(json.dumps({key: value for key, value in summary.items() if key != "per_game"}, indent=2))
-    args.out.parent.mkdir(parents=True, exist_ok=True)
-    args.out.write_text(json.dumps(summary, indent=2) + "\n")
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text(json.dumps(summary, indent=2) + "\n")
     return 0
 
 

@@ -38,26 +38,54 @@ RATE_FRAMES = 12
 RATE_MISMATCH = 0.15
 
 
+#: How long (s) a live source that stopped sending is tried again before the referee stops: a phone's
+#: camera app or an IP camera on Wi-Fi drops its connection now and then (a hiccup of the link, the app
+#: sent to the background, the camera restarting), and a game should not end there. `referee live
+#: --reconnect S` sets it; 0 stops at once.
+RECONNECT_SECONDS = 10.0
+#: Pause (s) between tries to open a source again.
+RETRY_SECONDS = 0.5
+
+
 class _ClockedSource:
     """Shared loop: time each picture (by the stream's own clock where it has one, else by the monotonic
-    clock as it arrives), number it, check for gaps.
+    clock as it arrives), number it, check for gaps; open the source again when it stops sending.
 
     Unless the frame rate was given, the first RATE_FRAMES arrivals measure it, and a rate
-    far from the one reported replaces it; `rate_settled` is set once `fps` is final."""
+    far from the one reported replaces it; `rate_settled` is set once `fps` is final.
+
+    A source that stops sending is opened again every RETRY_SECONDS for up to `reconnect_seconds`
+    (`_reopen`). The frames go on, numbered on from the last and timed on from it by how long no picture
+    came, and a `reconnect` notice says how long that was: what happened on the table meanwhile was not
+    seen. Otherwise the frames end with an `ended` notice."""
 
     description: str
 
-    def __init__(self, fps: float | None, reported: float) -> None:
-        """`fps`: the rate given (kept), else `reported` until the first frames have measured it."""
+    def __init__(self, fps: float | None, reported: float, reconnect: float) -> None:
+        """`fps`: the rate given (kept), else `reported` until the first frames have measured it;
+        `reconnect`: how long (s) to try the source again should it stop sending."""
         self.fps = float(fps or reported)
+        self.reconnect_seconds = float(reconnect)
         self.notices: list[Notice] = []
         self.rate_settled = threading.Event()
+        self._closing = threading.Event()
         if fps:
             self.rate_settled.set()
 
     def _pictures(self) -> Iterator[tuple[np.ndarray, float | None]]:
         """Each picture with its time on the stream's own clock (s), or None where the stream has none."""
         raise NotImplementedError
+
+    def _reopen(self) -> bool:
+        """Opens the source again after it stopped sending; whether it could."""
+        raise NotImplementedError
+
+    def _release(self) -> None:
+        raise NotImplementedError
+
+    def close(self) -> None:
+        self._closing.set()
+        self._release()
 
     def _measure_rate(self, arrivals: list[float]) -> None:
         gaps = sorted(later - earlier for earlier, later in zip(arrivals, arrivals[1:]))
@@ -66,31 +94,64 @@ class _ClockedSource:
             self.fps = round(1.0 / typical, 2)
         self.rate_settled.set()
 
+    def _opened_again(self) -> bool:
+        """Tries `_reopen` every RETRY_SECONDS for up to `reconnect_seconds`, unless closed meanwhile."""
+        given_up_at = time.monotonic() + self.reconnect_seconds
+        while not self._closing.is_set() and time.monotonic() < given_up_at:
+            if self._closing.wait(RETRY_SECONDS):
+                return False
+            try:
+                if self._reopen():
+                    return True
+            except (OSError, VideoError):
+                pass
+        return False
+
     def frames(self) -> Iterator[Frame]:
         gaps = GapDetector(self.fps) if self.rate_settled.is_set() else None
         arrivals: list[float] = []
         start: float | None = None
-        clock = StreamClock(self.fps)
         index = -1
         t = 0.0
+        arrived = 0.0  # when the last picture came (s from the first)
+        lost: float | None = None  # when the source stopped sending, while it is opened again
         try:
-            for image, stamp in self._pictures():
-                now = time.monotonic()
-                if start is None:
-                    start = now
-                t = now - start if stamp is None else clock.time(stamp, now - start)
-                index += 1
-                if gaps is None:
-                    arrivals.append(t)
-                    if len(arrivals) >= RATE_FRAMES:
-                        self._measure_rate(arrivals)
-                        gaps = GapDetector(self.fps)
-                        gaps.check(index, t)
-                else:
-                    notice = gaps.check(index, t)
-                    if notice is not None:
-                        self.notices.append(notice)
-                yield Frame(index, t, image)
+            while True:
+                clock = StreamClock(self.fps)  # each connection's stamps start afresh
+                opened_at = 0.0  # the time of a connection's first frame
+                for number, (image, stamp) in enumerate(self._pictures()):
+                    now = time.monotonic()
+                    if start is None:
+                        start = now
+                    if number == 0 and index >= 0:  # on from the last frame by how long no picture came
+                        opened_at = t + (now - start - arrived)
+                    arrived = now - start
+                    t = arrived if stamp is None else opened_at + clock.time(stamp, arrived - opened_at)
+                    index += 1
+                    if lost is not None:
+                        missing = max(1, round((t - lost) * self.fps) - 1)
+                        self.notices.append(Notice("reconnect", lost, index - 1,
+                                                   f"{self.description} stopped sending after frame {index - 1} "
+                                                   f"(t={lost:.2f}s); opened again, pictures back after "
+                                                   f"{t - lost:.1f} s: what happened meanwhile was not seen",
+                                                   missing))
+                        lost = None
+                        if gaps is not None:
+                            gaps.check(index, t)  # the gap is said as the reconnection
+                    elif gaps is None:
+                        arrivals.append(t)
+                        if len(arrivals) >= RATE_FRAMES:
+                            self._measure_rate(arrivals)
+                            gaps = GapDetector(self.fps)
+                            gaps.check(index, t)
+                    else:
+                        notice = gaps.check(index, t)
+                        if notice is not None:
+                            self.notices.append(notice)
+                    yield Frame(index, t, image)
+                if index < 0 or not self._opened_again():
+                    break
+                lost = t
         finally:
             self.rate_settled.set()
         self.notices.append(Notice("ended", t, max(index, 0), f"{self.description} stopped sending pictures "
@@ -100,22 +161,25 @@ class _ClockedSource:
 class OpenCvLiveSource(_ClockedSource):
     """A camera index (`0`), a device path (`/dev/video2`) or a stream URL opened by OpenCV."""
 
-    def __init__(self, spec: str | int, *, fps: float | None = None) -> None:
+    def __init__(self, spec: str | int, *, fps: float | None = None, reconnect: float = RECONNECT_SECONDS) -> None:
         self.description = f"camera {spec}"
         if isinstance(spec, str) and spec.isdigit():
             spec = int(spec)
-        backend = cv2.CAP_FFMPEG if isinstance(spec, str) and "://" in spec else cv2.CAP_ANY
+        self._spec = spec
         #: the stream stamps its pictures with the camera's clock (RTSP): frames are timed by it
         self.stamped = isinstance(spec, str) and spec.lower().startswith(("rtsp://", "rtsps://"))
-        if self.stamped:
-            self._capture = open_rtsp(spec)
-        else:
-            self._capture = cv2.VideoCapture(spec, backend)
+        self._capture = self._open()
         if not self._capture.isOpened():
             raise VideoError(f"cannot open camera {spec}: no such camera or stream; "
                              "give a camera index (0), a device path (/dev/video0) or an rtsp:// / http:// URL")
         reported = self._capture.get(cv2.CAP_PROP_FPS)
-        super().__init__(fps, reported if reported and 1 <= reported <= 240 else 30.0)
+        super().__init__(fps, reported if reported and 1 <= reported <= 240 else 30.0, reconnect)
+
+    def _open(self) -> "cv2.VideoCapture":
+        if self.stamped:
+            return open_rtsp(self._spec)
+        backend = cv2.CAP_FFMPEG if isinstance(self._spec, str) and "://" in self._spec else cv2.CAP_ANY
+        return cv2.VideoCapture(self._spec, backend)
 
     def _pictures(self) -> Iterator[tuple[np.ndarray, float | None]]:
         while True:
@@ -124,31 +188,48 @@ class OpenCvLiveSource(_ClockedSource):
                 return
             yield image, (self._capture.get(cv2.CAP_PROP_POS_MSEC) / 1000.0 if self.stamped else None)
 
-    def close(self) -> None:
+    def _reopen(self) -> bool:
+        self._capture.release()
+        self._capture = self._open()
+        return self._capture.isOpened()
+
+    def _release(self) -> None:
         self._capture.release()
 
 
 class MjpegHttpSource(_ClockedSource):
     """HTTP MJPEG read by the pure-Python reader (the fallback when OpenCV cannot open the URL)."""
 
-    def __init__(self, url: str, *, fps: float | None = None, timeout: float = 5.0) -> None:
+    def __init__(self, url: str, *, fps: float | None = None, timeout: float = 5.0,
+                 reconnect: float = RECONNECT_SECONDS) -> None:
         self.description = f"stream {url}"
         self.url = url
-        super().__init__(fps, 30.0)
-        self._jpegs = read_mjpeg_jpegs(url, timeout=timeout)
+        self._timeout = timeout
+        super().__init__(fps, 30.0, reconnect)
+        if not self._connect():
+            raise VideoError(f"stream {url} closed before sending a picture; check the camera is streaming")
+
+    def _connect(self) -> bool:
+        """Opens the stream and reads its first picture; whether it sent one."""
+        self._jpegs = read_mjpeg_jpegs(self.url, timeout=self._timeout)
         try:
             self._first = next(self._jpegs)
         except StopIteration:
-            raise VideoError(f"stream {url} closed before sending a picture; check the camera is streaming") from None
+            return False
+        return True
 
-    def _pictures(self) -> Iterator[np.ndarray]:
+    def _pictures(self) -> Iterator[tuple[np.ndarray, float | None]]:
         pending = [self._first]
         for jpeg in _chain(pending, self._jpegs):
             image = cv2.imdecode(np.frombuffer(jpeg, np.uint8), cv2.IMREAD_COLOR)
             if image is not None:
                 yield image, None
 
-    def close(self) -> None:
+    def _reopen(self) -> bool:
+        self._jpegs.close()
+        return self._connect()
+
+    def _release(self) -> None:
         self._jpegs.close()
 
 
@@ -175,18 +256,19 @@ def _chain(first: list[bytes], rest: Iterator[bytes]) -> Iterator[bytes]:
     yield from rest
 
 
-def open_live_source(spec: str, *, fps: float | None = None, prefer_opencv: bool = True):
+def open_live_source(spec: str, *, fps: float | None = None, prefer_opencv: bool = True,
+                     reconnect: float = RECONNECT_SECONDS):
     """Opens `--camera SPEC`: an index, a device path, or a URL (RTSP via OpenCV; HTTP via OpenCV, else
-    the pure-Python MJPEG reader)."""
+    the pure-Python MJPEG reader). `reconnect`: how long (s) to try it again should it stop sending."""
     spec = str(spec)
     if spec.lower().startswith(("http://", "https://")):
         if prefer_opencv:
             try:
-                return OpenCvLiveSource(spec, fps=fps)
+                return OpenCvLiveSource(spec, fps=fps, reconnect=reconnect)
             except VideoError:
                 pass
-        return MjpegHttpSource(spec, fps=fps)
-    return OpenCvLiveSource(spec, fps=fps)
+        return MjpegHttpSource(spec, fps=fps, reconnect=reconnect)
+    return OpenCvLiveSource(spec, fps=fps, reconnect=reconnect)
 
 
 #: How far (s) the referee may fall behind the camera before it skips frames. Frames queue up to this

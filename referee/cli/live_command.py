@@ -24,6 +24,9 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
                         help="where to write the event log (default: live_events.jsonl)")
     parser.add_argument("--seconds", type=float, metavar="S", help="stop after S seconds (default: until Ctrl-C or the stream ends)")
     parser.add_argument("--models", metavar="DIR", help="recognition models folder (default: the shipped models/)")
+    parser.add_argument("--reconnect", type=float, default=10.0, metavar="S",
+                        help="how long to keep trying a camera or stream that stopped sending before stopping "
+                             "(default: 10 s; 0 stops at once); the game is refereed on when it comes back")
     parser.add_argument("--fps", type=float, metavar="F",
                         help="the camera's frame rate (default: measured from its first frames; what a camera or stream "
                              "reports can be wrong, and OpenCV reports 25 for every MJPEG stream)")
@@ -46,7 +49,9 @@ def run(args: argparse.Namespace) -> int:
         raise InputFileError(f"--seconds must be positive, got {args.seconds}")
     if args.fps is not None and not 1 <= args.fps <= 240:
         raise InputFileError(f"--fps must be between 1 and 240, got {args.fps:g}")
-    camera = open_live_source(args.camera, fps=args.fps)
+    if args.reconnect < 0:
+        raise InputFileError(f"--reconnect must be 0 or more seconds, got {args.reconnect:g}")
+    camera = open_live_source(args.camera, fps=args.fps, reconnect=args.reconnect)
     try:  # every frame the camera gives is recorded (on the reading thread), those skipped to keep up too
         recorder = Recorder(args.record, fps=camera.fps) if args.record else None
     except BaseException:

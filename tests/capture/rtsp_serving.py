@@ -19,6 +19,8 @@ import threading
 import time
 from typing import Iterator, Sequence
 
+from tests.capture.streaming import CameraTimeline
+
 #: RTP clock of video (RFC 6184), dynamic payload type, largest RTP payload (under an Ethernet MTU)
 CLOCK_HZ = 90_000
 PAYLOAD_TYPE = 96
@@ -125,28 +127,34 @@ def _requests(connection: socket.socket) -> Iterator[tuple[str, dict[str, str]]]
 
 @contextlib.contextmanager
 def serve_rtsp(units: Sequence[Sequence[bytes]], *, fps: float, drop_after: int | None = None,
-               bursts: int = 1, requests: list[tuple[str, dict[str, str]]] | None = None) -> Iterator[str]:
-    """Serves the access units over RTSP at `fps`, RTP interleaved on the RTSP connection (a client asking
-    for RTP over UDP is told 461 Unsupported Transport, as a camera behind a firewall answers); yields the URL.
-    `drop_after`: close the connection after that many pictures (a camera that drops); `bursts`: send the
-    pictures that many at once, when the last of them is due (a congested network), each stamped with its
-    own capture time all the same. `requests`: each request (line, headers) the server was sent is added here."""
+               outage: tuple[int, float] | None = None, bursts: int = 1,
+               requests: list[tuple[str, dict[str, str]]] | None = None) -> Iterator[str]:
+    """Serves the access units over RTSP at `fps` as a live camera (`CameraTimeline`: a client connecting
+    again is sent the pictures from the first key picture due then), RTP interleaved on the RTSP connection
+    (a client asking for RTP over UDP is told 461 Unsupported Transport, as a camera behind a firewall
+    answers); yields the URL. A connection while the camera cannot be reached, or after its footage, is
+    closed at once. `drop_after`: the camera is gone after that many pictures (a camera that drops);
+    `outage`: (picture, seconds) the connection cut there and the camera unreachable that long; `bursts`:
+    send the pictures that many at once, when the last of them is due (a congested network), each stamped
+    with its own capture time all the same. `requests`: each request (line, headers) sent is added here."""
     listener = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
     listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     listener.bind(("127.0.0.1", 0))
     listener.listen(4)
     url = f"rtsp://127.0.0.1:{listener.getsockname()[1]}/table"
     stop = threading.Event()
+    timeline = CameraTimeline(len(units), fps, drop_after=drop_after, outage=outage)
+    keys = [index for index, unit in enumerate(units) if any(nal[0] & 0x1F == 5 for nal in unit)]
 
     def send_pictures(connection: socket.socket, channel: int, sending: threading.Lock) -> None:
-        sequence, ssrc, start = 1, 0x5EED5EED, time.monotonic()
-        for index, unit in enumerate(units):
-            if stop.is_set() or (drop_after is not None and index >= drop_after):
-                break
-            due = start + (index // bursts * bursts + bursts - 1) / fps  # when the last of its burst is captured
-            delay = due - time.monotonic()
-            if delay > 0:
-                time.sleep(delay)
+        sequence, ssrc = 1, 0x5EED5EED
+        due = timeline.begin()
+        index = next((key for key in keys if key >= due), len(units))  # a new session starts on a key picture
+        first = index
+        while not stop.is_set():
+            if not timeline.wait_for(index, until=first + ((index - first) // bursts + 1) * bursts - 1):
+                break  # (sent when the last of its burst is captured)
+            unit = units[index]
             packets = rtp_packets(unit, sequence=sequence, timestamp=round(index * CLOCK_HZ / fps), ssrc=ssrc)
             sequence += len(packets)
             with sending:
@@ -154,6 +162,7 @@ def serve_rtsp(units: Sequence[Sequence[bytes]], *, fps: float, drop_after: int 
                     connection.sendall(b"".join(b"$" + bytes([channel]) + struct.pack("!H", len(p)) + p for p in packets))
                 except OSError:  # the client hung up
                     return
+            index += 1
         with contextlib.suppress(OSError):
             connection.shutdown(socket.SHUT_RDWR)
 
@@ -209,6 +218,9 @@ def serve_rtsp(units: Sequence[Sequence[bytes]], *, fps: float, drop_after: int 
                 connection, _ = listener.accept()
             except OSError:
                 return
+            if not timeline.reachable():
+                connection.close()
+                continue
             threading.Thread(target=session, args=(connection,), daemon=True).start()
 
     thread = threading.Thread(target=accept, daemon=True)

@@ -1,4 +1,4 @@
-"""A real MJPEG-over-HTTP server on 127.0.0.1 for tests: serves frames at real-time pace."""
+"""A real MJPEG-over-HTTP server on 127.0.0.1 for tests: serves frames at real-time pace, as a live camera."""
 
 from __future__ import annotations
 
@@ -24,38 +24,91 @@ def jpegs_from_video(path: str, limit: int | None = None) -> list[bytes]:
     return out
 
 
+class CameraTimeline:
+    """A camera's footage as a live camera gives it: running in real time from the first connection, so
+    that a client connecting again gets the picture due then, not the first one. `drop_after`: the camera
+    is gone at that picture (every connection closed, none answered after). `outage`: (picture, seconds)
+    the connection is cut at that picture and the camera cannot be reached for that long, then serves on
+    live. `stall`: (picture, seconds) a pause before that picture; the footage runs on later by as much."""
+
+    def __init__(self, count: int, fps: float, *, drop_after: int | None = None,
+                 outage: tuple[int, float] | None = None, stall: tuple[int, float] | None = None) -> None:
+        self.count, self.fps = count, fps
+        self.drop_after, self.outage, self.stall = drop_after, outage, stall
+        self._started: float | None = None
+        self._paused = 0.0
+        self._unreachable_until = 0.0
+        self._gone = False
+        self._lock = threading.Lock()
+
+    def reachable(self) -> bool:
+        """Whether a connection now would be answered: the camera not gone, not in an outage, its footage not over."""
+        over = self._started is not None and time.monotonic() - self._started - self._paused >= self.count / self.fps
+        return not self._gone and not over and time.monotonic() >= self._unreachable_until
+
+    def begin(self) -> int:
+        """A connection starts: the picture due now (0 for the first connection)."""
+        with self._lock:
+            if self._started is None:
+                self._started = time.monotonic()
+                return 0
+            return max(0, int((time.monotonic() - self._started - self._paused) * self.fps) + 1)
+
+    def wait_for(self, index: int, until: int | None = None) -> bool:
+        """Waits until picture `index` (or the later picture `until`, where the footage holds it) is due;
+        False where the connection is cut before `index` (the camera gone, an outage starting, or the
+        footage over)."""
+        with self._lock:
+            if self.drop_after is not None and index >= self.drop_after:
+                self._gone = True
+            if self._gone or index >= self.count:
+                return False
+            if self.outage is not None and index == self.outage[0]:
+                self._unreachable_until = time.monotonic() + self.outage[1]
+                self.outage = None
+                return False
+            if self.stall is not None and index == self.stall[0]:
+                self._paused += self.stall[1]
+                self.stall = None
+            due = self._started + self._paused + min(max(index, until or 0), self.count - 1) / self.fps
+        delay = due - time.monotonic()
+        if delay > 0:
+            time.sleep(delay)
+        return True
+
+
 @contextlib.contextmanager
 def serve_mjpeg(jpegs: Sequence[bytes], *, fps: float, drop_after: int | None = None,
-                stall: tuple[int, float] | None = None) -> Iterator[str]:
-    """Serves the JPEGs as multipart/x-mixed-replace at `fps`; yields the URL.
+                stall: tuple[int, float] | None = None, outage: tuple[int, float] | None = None) -> Iterator[str]:
+    """Serves the JPEGs as multipart/x-mixed-replace at `fps` as a live camera (`CameraTimeline`: a client
+    connecting again gets the picture due then); yields the URL. A client that connects while the camera
+    cannot be reached, or after its footage, is answered 503.
 
-    drop_after: close the connection after that many frames (a stream that drops);
-    stall: (frame index, seconds) pause before sending that frame (a stream that stalls).
+    drop_after: the camera is gone after that many frames (a stream that drops);
+    stall: (frame index, seconds) pause before sending that frame (a stream that stalls);
+    outage: (frame index, seconds) the connection cut there and the camera unreachable that long.
     """
+    timeline = CameraTimeline(len(jpegs), fps, drop_after=drop_after, outage=outage, stall=stall)
 
     class Handler(http.server.BaseHTTPRequestHandler):
         def log_message(self, *args: object) -> None:
             pass
 
         def do_GET(self) -> None:  # noqa: N802 - http.server's name
+            if not timeline.reachable():
+                self.send_error(503, "camera unavailable")
+                return
+            index = timeline.begin()
             self.send_response(200)
             self.send_header("Content-Type", "multipart/x-mixed-replace; boundary=frame")
             self.end_headers()
-            start = time.monotonic()
-            paused = 0.0
             try:
-                for index, jpeg in enumerate(jpegs):
-                    if drop_after is not None and index >= drop_after:
-                        break
-                    if stall is not None and index == stall[0]:
-                        paused += stall[1]
-                    due = start + paused + index / fps
-                    delay = due - time.monotonic()
-                    if delay > 0:
-                        time.sleep(delay)
+                while timeline.wait_for(index):
+                    jpeg = jpegs[index]
                     self.wfile.write(b"--frame\r\nContent-Type: image/jpeg\r\n"
                                      + f"Content-Length: {len(jpeg)}\r\n\r\n".encode() + jpeg + b"\r\n")
                     self.wfile.flush()
+                    index += 1
             except (BrokenPipeError, ConnectionResetError):
                 pass
 

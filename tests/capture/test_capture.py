@@ -146,7 +146,7 @@ def test_mjpeg_stream_over_loopback_in_real_time(prefer_opencv):
     images = numbered_images(30)
     jpegs = [cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, 95])[1].tobytes() for image in images]
     with serve_mjpeg(jpegs, fps=30) as url:
-        source = open_live_source(url, fps=30, prefer_opencv=prefer_opencv)
+        source = open_live_source(url, fps=30, prefer_opencv=prefer_opencv, reconnect=0)
         started = time.monotonic()
         frames = list(source.frames())
         elapsed = time.monotonic() - started
@@ -165,7 +165,7 @@ def test_a_live_stream_s_frame_rate_is_measured_not_taken_from_what_it_reports(p
     # taken at its word, every frame would be reported as a dropped one
     jpegs = [cv2.imencode(".jpg", image)[1].tobytes() for image in numbered_images(24)]
     with serve_mjpeg(jpegs, fps=15) as url:
-        source = KeepUp(open_live_source(url, prefer_opencv=prefer_opencv), warn=lambda message: None)
+        source = KeepUp(open_live_source(url, prefer_opencv=prefer_opencv, reconnect=0), warn=lambda message: None)
         frames = source.frames()
         next(frames)
         measured = source.settled_fps()
@@ -179,7 +179,7 @@ def test_a_live_stream_s_frame_rate_is_measured_not_taken_from_what_it_reports(p
 def test_a_frame_rate_given_is_kept_and_frames_slower_than_it_are_reported():
     jpegs = [cv2.imencode(".jpg", image)[1].tobytes() for image in numbered_images(15)]
     with serve_mjpeg(jpegs, fps=15) as url:
-        source = MjpegHttpSource(url, fps=30)  # `referee live --fps 30`
+        source = MjpegHttpSource(url, fps=30, reconnect=0)  # `referee live --fps 30`
         list(source.frames())
     assert source.fps == 30 and source.rate_settled.is_set()
     assert [notice.kind for notice in source.notices].count("dropped") >= 10
@@ -188,13 +188,47 @@ def test_a_frame_rate_given_is_kept_and_frames_slower_than_it_are_reported():
 def test_stream_that_stalls_and_drops_is_reported_not_merged():
     jpegs = [cv2.imencode(".jpg", image)[1].tobytes() for image in numbered_images(30)]
     with serve_mjpeg(jpegs, fps=30, stall=(10, 0.6), drop_after=20) as url:
-        source = MjpegHttpSource(url, fps=30)
+        source = MjpegHttpSource(url, fps=30, reconnect=0)
         frames = list(source.frames())
     assert len(frames) == 20
     kinds = [notice.kind for notice in source.notices]
     assert "stall" in kinds and kinds[-1] == "ended"
     stall = next(notice for notice in source.notices if notice.kind == "stall")
     assert stall.frame == 9
+
+
+@pytest.mark.parametrize("prefer_opencv", [True, False])
+def test_a_stream_that_drops_is_opened_again_and_its_frames_go_on(prefer_opencv):
+    # the camera's connection is cut at picture 20 and it cannot be reached for 0.8 s; then it serves on
+    # live, from the picture due by then
+    pictures = [np.full((120, 160, 3), 20 + 3 * number, np.uint8) for number in range(60)]
+    jpegs = [cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, 95])[1].tobytes() for image in pictures]
+    with serve_mjpeg(jpegs, fps=30, outage=(20, 0.8)) as url:
+        source = open_live_source(url, fps=30, prefer_opencv=prefer_opencv, reconnect=3)
+        frames = list(source.frames())
+        source.close()
+    numbers = [int(round((frame.image.mean() - 20) / 3)) for frame in frames]
+    assert numbers[:20] == list(range(20))
+    back = numbers[20]
+    assert back >= 20 + 0.8 * 30 and numbers[20:] == list(range(back, 60))
+    assert [frame.index for frame in frames] == list(range(len(frames)))  # numbered on, nothing merged
+    assert frames[20].t - frames[19].t >= 0.8
+    assert frames[20].t - frames[19].t == pytest.approx((back - 19) / 30, abs=0.35)  # timed on by the outage
+    kinds = [notice.kind for notice in source.notices]
+    assert kinds.count("reconnect") == 1 and kinds[-1] == "ended" and "stall" not in kinds
+    reconnect = next(notice for notice in source.notices if notice.kind == "reconnect")
+    assert reconnect.frame == 19 and reconnect.t == frames[19].t and "not seen" in reconnect.message
+
+
+def test_a_stream_that_stays_gone_ends_once_its_time_to_reconnect_is_up():
+    jpegs = [cv2.imencode(".jpg", image)[1].tobytes() for image in numbered_images(20)]
+    with serve_mjpeg(jpegs, fps=30, drop_after=10) as url:
+        source = MjpegHttpSource(url, fps=30, reconnect=1.0)
+        started = time.monotonic()
+        frames = list(source.frames())
+        waited = time.monotonic() - started
+    assert len(frames) == 10 and 0.9 <= waited - 10 / 30 < 3.0
+    assert [notice.kind for notice in source.notices] == ["ended"]
 
 
 def test_unreachable_stream_is_a_clear_error():

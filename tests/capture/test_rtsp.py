@@ -29,7 +29,7 @@ def numbers(frames):
 
 def test_an_rtsp_camera_s_pictures_come_in_order_at_real_time_pace(camera_stream):
     with serve_rtsp(camera_stream, fps=FPS) as url:
-        source = open_live_source(url)
+        source = open_live_source(url, reconnect=0)
         started = time.monotonic()
         frames = list(source.frames())
         elapsed = time.monotonic() - started
@@ -44,7 +44,7 @@ def test_an_rtsp_camera_is_asked_for_its_pictures_over_tcp(camera_stream):
     # RTSP connection itself from the first SETUP
     requests = []
     with serve_rtsp(camera_stream[:10], fps=FPS, requests=requests) as url:
-        source = open_live_source(url)
+        source = open_live_source(url, reconnect=0)
         list(source.frames())
         source.close()
     setups = [headers["transport"] for request, headers in requests if request.startswith("SETUP")]
@@ -55,7 +55,7 @@ def test_pictures_arriving_in_bursts_are_timed_by_the_camera_s_clock(camera_stre
     # a congested network hands them on five at once; stamped on arrival, five frames would lie a few
     # milliseconds apart where the camera took them 33 ms apart
     with serve_rtsp(camera_stream, fps=FPS, bursts=5) as url:
-        source = open_live_source(url)
+        source = open_live_source(url, reconnect=0)
         frames = list(source.frames())
         source.close()
     assert numbers(frames) == list(range(45))
@@ -67,7 +67,7 @@ def test_pictures_arriving_in_bursts_are_timed_by_the_camera_s_clock(camera_stre
 
 def test_an_rtsp_camera_that_drops_ends_with_what_it_sent(camera_stream):
     with serve_rtsp(camera_stream, fps=FPS, drop_after=35) as url:
-        source = open_live_source(url)
+        source = open_live_source(url, reconnect=0)
         frames = list(source.frames())
         source.close()
     assert numbers(frames) == list(range(35))
@@ -79,3 +79,22 @@ def test_an_unreachable_rtsp_camera_is_a_clear_error():
     with pytest.raises(VideoError, match="cannot open camera rtsp://"):
         open_live_source("rtsp://127.0.0.1:9/table")
     assert time.monotonic() - started < 10
+
+
+def test_an_rtsp_camera_that_drops_is_opened_again_on_its_next_key_picture(tmp_path):
+    from tests.capture.test_capture import write_video
+
+    pictures = [np.full((120, 160, 3), 20 + 3 * number, np.uint8) for number in range(60)]  # a key picture a second
+    units = h264_access_units(write_video(tmp_path / "numbered.avi", pictures, FPS, fourcc="MJPG"), fps=FPS)
+    with serve_rtsp(units, fps=FPS, outage=(10, 0.3)) as url:
+        source = open_live_source(url, reconnect=3)
+        frames = list(source.frames())
+        source.close()
+    numbers = [int(round((frame.image.mean() - 20) / 3)) for frame in frames]
+    back = numbers[10]
+    assert any(nal[0] & 0x1F == 5 for nal in units[back])  # a new session starts on a key picture
+    assert back >= 10 + 0.3 * FPS and numbers == list(range(10)) + list(range(back, 60))
+    assert [frame.index for frame in frames] == list(range(len(frames)))
+    assert frames[10].t - frames[9].t >= 0.3
+    assert [frame.t for frame in frames[11:]] == pytest.approx([frames[10].t + number / FPS for number in range(1, 60 - back)], abs=0.002)
+    assert [notice.kind for notice in source.notices] == ["reconnect", "ended"]

@@ -15,6 +15,10 @@ from tests.piles.drawn_table import ColourNamer
 from tests.pipeline.drawn_games import write_mid_game
 
 
+#: A frame of the mid-game stream between two plays, where `test_live_goes_on_...` cuts the camera off.
+OUTAGE_AT = 60
+
+
 @pytest.fixture(scope="module")
 def game(tmp_path_factory):
     return write_mid_game(tmp_path_factory.mktemp("live_game"))
@@ -40,7 +44,7 @@ def test_live_referees_a_stream_drives_the_board_and_records_it(stream, fakes, t
     events, recording = tmp_path / "live.jsonl", tmp_path / "live.avi"
     with serve_mjpeg(jpegs, fps=30) as url:
         code = main(["live", "--camera", url, "--calibration", str(calibration), "--board", "sim",
-                     "--events", str(events), "--record", str(recording)])
+                     "--events", str(events), "--record", str(recording), "--reconnect", "0"])
     out = capsys.readouterr()
     assert code == 0 and "stopped (the stream ended)" in out.err
     # how long the frames that ruled took, as `benchmarks.live_stream` reads it (the 20 ms)
@@ -86,7 +90,8 @@ def test_live_referees_an_rtsp_camera_by_its_own_clock(game, fakes, tmp_path, ca
     events = tmp_path / "live.jsonl"
     # the network hands the pictures on three at once: timed on arrival, three frames would lie a few ms apart
     with serve_rtsp(h264_access_units(video, fps=30), fps=30, bursts=3) as url:
-        code = main(["live", "--camera", url, "--calibration", str(calibration), "--board", "sim", "--events", str(events)])
+        code = main(["live", "--camera", url, "--calibration", str(calibration), "--board", "sim", "--events", str(events),
+                     "--reconnect", "0"])
     out = capsys.readouterr()
     assert code == 0 and "stopped (the stream ended)" in out.err
     logged = read_event_log(str(events))
@@ -114,12 +119,29 @@ def _replayed(video, calibration, tmp_path):
 def test_a_stream_that_drops_ends_cleanly_with_the_log_intact(stream, fakes, tmp_path, capsys):
     jpegs, calibration = stream
     events = tmp_path / "live.jsonl"
-    with serve_mjpeg(jpegs, fps=30, drop_after=75) as url:
-        code = main(["live", "--camera", url, "--calibration", str(calibration), "--events", str(events)])
+    with serve_mjpeg(jpegs, fps=30, drop_after=75) as url:  # the camera gone for good: tried again for 1 s
+        code = main(["live", "--camera", url, "--calibration", str(calibration), "--events", str(events), "--reconnect", "1"])
     assert code == 0
     logged = read_event_log(str(events))
     assert [e["card"] for e in logged if e.type is EventType.PLAY] in (["6S"], [])  # [] if a loaded machine skipped it
     assert any(e.type is EventType.NOTICE and "stopped sending" in e["message"] for e in logged)
+
+
+@pytest.mark.slow
+def test_live_goes_on_refereeing_when_the_camera_comes_back(stream, fakes, tmp_path, capsys):
+    jpegs, calibration = stream
+    events = tmp_path / "live.jsonl"
+    with serve_mjpeg(jpegs, fps=30, outage=(OUTAGE_AT, 0.6)) as url:  # cut between two plays, back 0.6 s on
+        code = main(["live", "--camera", url, "--calibration", str(calibration), "--events", str(events), "--reconnect", "3"])
+    out = capsys.readouterr()
+    assert code == 0 and "stopped (the stream ended)" in out.err
+    logged = read_event_log(str(events))
+    reconnects = [e for e in logged if e.type is EventType.NOTICE and e.get("kind") == "reconnect"]
+    assert len(reconnects) == 1 and reconnects[0].frame == OUTAGE_AT - 1
+    plays = [e for e in logged if e.type is EventType.PLAY]
+    before = [e["card"] for e in plays if e.t < reconnects[0].t]
+    after = [e["card"] for e in plays if e.t > reconnects[0].t]
+    assert before and after and after[-1] == "KD" and not plays[-1]["legal"]  # refereed on after the outage
 
 
 def test_an_unreachable_camera_is_one_error_line(tmp_path, capsys):

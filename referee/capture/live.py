@@ -107,6 +107,13 @@ class _ClockedSource:
                 pass
         return False
 
+    def _back(self, lost: float, index: int, t: float) -> Notice:
+        """The `reconnect` notice for frame `index` at `t`, the first after the source stopped sending at `lost`."""
+        return Notice("reconnect", lost, index - 1,
+                      f"{self.description} stopped sending after frame {index - 1} (t={lost:.2f}s); opened again, "
+                      f"pictures back after {t - lost:.1f} s: what happened meanwhile was not seen",
+                      max(1, round((t - lost) * self.fps) - 1))
+
     def frames(self) -> Iterator[Frame]:
         gaps = GapDetector(self.fps) if self.rate_settled.is_set() else None
         arrivals: list[float] = []
@@ -129,12 +136,7 @@ class _ClockedSource:
                     t = arrived if stamp is None else opened_at + clock.time(stamp, arrived - opened_at)
                     index += 1
                     if lost is not None:
-                        missing = max(1, round((t - lost) * self.fps) - 1)
-                        self.notices.append(Notice("reconnect", lost, index - 1,
-                                                   f"{self.description} stopped sending after frame {index - 1} "
-                                                   f"(t={lost:.2f}s); opened again, pictures back after "
-                                                   f"{t - lost:.1f} s: what happened meanwhile was not seen",
-                                                   missing))
+                        self.notices.append(self._back(lost, index, t))
                         lost = None
                         if gaps is not None:
                             gaps.check(index, t)  # the gap is said as the reconnection

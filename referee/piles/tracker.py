@@ -438,6 +438,14 @@ class TableTracker:
         sightings.extend(self._lull_ended(frame))  # the video ends in a lull
         return self.opening.keep(sightings)
 
+    def afresh(self) -> "TableTracker":
+        """A tracker for the same table that knows nothing of it yet, to take it up again as a clip's first
+        frames are (the camera was blind for a while: what changed meanwhile was not seen); this one's
+        readers are let go."""
+        if self._readers is not None:
+            self._readers.shutdown(wait=False)
+        return TableTracker(self.view, self.namer, fps=1.0 / self.period, read_ahead=self.read_ahead)
+
     def _under_the_hand(self, place: Place, laying: list[Visit], seen: list[Sighting], now: float) -> list[Sighting]:
         """What spit pile `place` shows as the video ends (`seen`), with the cards of the `laying` hands it does
         not name (each still lying on the card it laid: a clip cut a few frames after a play) left to be named

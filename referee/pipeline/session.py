@@ -28,6 +28,11 @@ from referee.rules.events import Event, EventLogWriter, EventType, place_notes
 from referee.rules.state import GamePhase
 
 
+#: A gap (s) in the pictures after which the table is taken up again (`RefereeSession._take_up_again`): the
+#: cards may have been laid and slapped meanwhile. Shorter gaps (a few dropped frames) are tracked across.
+BLIND_SECONDS = 1.0
+
+
 @dataclass
 class SessionStats:
     frames: int = 0
@@ -75,6 +80,9 @@ class RefereeSession:
         self.current_frame = frame.index
         for notice in notices:
             self._hold(notice.t, notice)
+        if any(self._blind(notice) for notice in notices):
+            self._take_up_again()
+            look = None  # worked out by the tracker that was let go
         for sighting in self._seen(frame, look):
             self._hold(sighting.t, sighting)
             if self.translator.waits_for_stocks(sighting, self.engine.state):
@@ -100,6 +108,22 @@ class RefereeSession:
         if events:
             self.stats.ruling_latency_ms.append(elapsed * 1000)
         return events
+
+    def _blind(self, notice: Notice) -> bool:
+        """Whether the camera was blind long enough before this frame that the table is to be taken up again
+        (`_take_up_again`): it stopped sending and was opened again, or no picture came for BLIND_SECONDS."""
+        return notice.kind == "reconnect" or (notice.kind == "stall" and (notice.missing + 1) * self._period >= BLIND_SECONDS)
+
+    def _take_up_again(self) -> None:
+        """After the camera was blind: what the tracker still waited on is judged and everything held is
+        ruled, then the table is taken up again as a clip's first frames are (a tracker and a translator
+        that know nothing of it; the layout they read is the engine's, as seen, in the same round), so that
+        the cards laid meanwhile are not ruled as plays on what lay under them before."""
+        for sighting in self.tracker.finish():
+            self._hold(sighting.t, sighting)
+        self._release(float("inf"))
+        self.tracker = self.tracker.afresh()
+        self.translator = Translator()
 
     def _seen(self, frame: Frame, look: TableLook | None) -> list:
         """The tracker's sightings in `frame`; none where tracking it failed (a fault of the referee's own), which

@@ -222,8 +222,12 @@ class Translator:
         # nor how many cards each spit stack holds: it is assumed to hold some (ASSUMED_SPIT_CARDS) until a
         # stall shows otherwise
         spit = {player: ASSUMED_SPIT_CARDS for player in PLAYERS}
+        # the round the engine is in, where play was under way when the table was taken up again (the camera
+        # blind for a while); else the next
+        under_way = state.phase in (GamePhase.PLAYING, GamePhase.STALLED)
         observation = LayoutSeen(sighting.t, tops, counts, spit, [piles[0].card, piles[1].card],
-                                 unknown_piles=unknown, counts_at_least=True, frame=sighting.frame)
+                                 unknown_piles=unknown, counts_at_least=True, frame=sighting.frame,
+                                 round_number=state.round_number if under_way else state.round_number + 1)
         if unknown:
             seen = {True: "a card there not named", False: "nothing seen there"}
             read = ", ".join(f"spit pile {index} ({seen[piles[index].face_down]})" for index in unknown)

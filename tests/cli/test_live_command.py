@@ -142,6 +142,10 @@ def test_live_goes_on_refereeing_when_the_camera_comes_back(stream, fakes, tmp_p
     before = [e["card"] for e in plays if e.t < reconnects[0].t]
     after = [e["card"] for e in plays if e.t > reconnects[0].t]
     assert before and after and after[-1] == "KD" and not plays[-1]["legal"]  # refereed on after the outage
+    # the table taken up again as seen, in the same round: the 10H and JH laid on pile 1 while the camera was
+    # blind are not ruled (as the JH played on the 9C under them, illegal, they were before)
+    assert not {"10H", "JH"} & set(after)
+    assert [(e["round"], e["mid_round"]) for e in logged if e.type is EventType.ROUND_START] == [(1, True), (1, True)]
 
 
 def test_an_unreachable_camera_is_one_error_line(tmp_path, capsys):

@@ -52,6 +52,30 @@ def test_a_clip_as_phones_record_it_is_refereed_as_the_original(game, tmp_path, 
     assert result.frames == 168 and not result.notices
 
 
+def test_a_recording_with_the_camera_blind_a_while_is_taken_up_again_after_it(game, tmp_path):
+    # a live recording whose camera sent nothing for 1.5 s (frames 70-114, as its timestamps say): the 10H
+    # and JH laid on pile 1 meanwhile are not ruled, least of all as the JH played on the 9C it covered
+    import cv2
+
+    from referee.capture import Frame, Recorder
+
+    _, video, calibration = game
+    recording = Recorder(tmp_path / "blind.avi", fps=30)
+    capture = cv2.VideoCapture(str(video))
+    for index in range(168):
+        ok, image = capture.read()
+        if ok and not 70 <= index < 115:
+            recording.write(Frame(index, index / 30, image))
+    recording.close()
+    replay(tmp_path / "blind.avi", calibration, tmp_path / "events.jsonl", namer=ColourNamer())
+    events = read_event_log(str(tmp_path / "events.jsonl"))
+    plays = [(e["player"], e["card"], e["legal"]) for e in events if e.type is EventType.PLAY]
+    assert plays == [("A", "6S", True), ("A", "KD", False)]
+    stall = next(e for e in events if e.type is EventType.NOTICE and e["kind"] == "stall")
+    taken_up = [e for e in events if e.type is EventType.ROUND_START][1:]
+    assert len(taken_up) == 1 and taken_up[0]["round"] == 1 and taken_up[0]["mid_round"] and taken_up[0].t > stall.t + 1.4
+
+
 def test_the_same_video_gives_a_byte_identical_log(game, tmp_path):
     _, video, calibration = game
     replay(video, calibration, tmp_path / "one.jsonl", namer=ColourNamer())

@@ -32,7 +32,8 @@ class Frame:
 
 #: Kinds of notice a source can raise, the drift watch's (`camera_moved`, `calibration_off`), and `fault`: what the
 #: referee itself failed to track or rule (a fault in its own code), said as it referees on.
-NOTICE_KINDS = ("dropped", "stall", "truncated", "skipped", "ended", "reconnect", "camera_moved", "calibration_off", "fault")
+NOTICE_KINDS = ("dropped", "stall", "rate_changed", "truncated", "skipped", "ended", "reconnect", "camera_moved", "calibration_off",
+                "fault")
 
 
 @dataclass(frozen=True, slots=True)

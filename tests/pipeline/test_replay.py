@@ -76,6 +76,29 @@ def test_a_recording_with_the_camera_blind_a_while_is_taken_up_again_after_it(ga
     assert len(taken_up) == 1 and taken_up[0]["round"] == 1 and taken_up[0]["mid_round"] and taken_up[0].t > stall.t + 1.4
 
 
+def test_a_recording_whose_camera_slowed_down_a_while_says_so_once_and_is_refereed_the_same(game, tmp_path):
+    # every other frame gone from 1 s to 2.7 s, as a webcam in dim light or a phone's variable frame rate
+    # records: 15 fps there, the times true
+    import cv2
+
+    from referee.capture import Frame, Recorder
+
+    _, video, calibration = game
+    recording = Recorder(tmp_path / "slowed.avi", fps=30)
+    capture = cv2.VideoCapture(str(video))
+    for index in range(168):
+        ok, image = capture.read()
+        if ok and not (30 <= index < 80 and index % 2):
+            recording.write(Frame(index, index / 30, image))
+    recording.close()
+    replay(tmp_path / "slowed.avi", calibration, tmp_path / "events.jsonl", namer=ColourNamer())
+    events = read_event_log(str(tmp_path / "events.jsonl"))
+    assert [(e["player"], e["card"], e["pile"], e["legal"]) for e in events if e.type is EventType.PLAY] == \
+        [(player, card, pile, legal) for player, card, _, pile, _, legal in PLAYS]
+    said = [e["kind"] for e in events if e.type is EventType.NOTICE and e["kind"] in ("dropped", "rate_changed")]
+    assert said == ["dropped"] * 5 + ["rate_changed"] * 2  # slowed, and back to 30 fps: not 25 drops
+
+
 def test_the_same_video_gives_a_byte_identical_log(game, tmp_path):
     _, video, calibration = game
     replay(video, calibration, tmp_path / "one.jsonl", namer=ColourNamer())

@@ -81,8 +81,7 @@ class RefereeSession:
         for notice in notices:
             self._hold(notice.t, notice)
         if any(self._blind(notice) for notice in notices):
-            self._take_up_again()
-            look = None  # worked out by the tracker that was let go
+            self._take_up_again()  # (`look` is the frame's alone: the fresh tracker's too)
         for sighting in self._seen(frame, look):
             self._hold(sighting.t, sighting)
             if self.translator.waits_for_stocks(sighting, self.engine.state):
@@ -122,6 +121,7 @@ class RefereeSession:
         for sighting in self.tracker.finish():
             self._hold(sighting.t, sighting)
         self._release(float("inf"))
+        self._waiting = []
         self.tracker = self.tracker.afresh()
         self.translator = Translator()
 

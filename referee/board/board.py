@@ -127,6 +127,12 @@ class Board:
     def game_end(self, winner: str) -> None:
         self._submit(announce.game_end(winner))
 
+    def camera_lost(self) -> None:
+        self._submit(announce.camera_lost())
+
+    def camera_back(self) -> None:
+        self._submit(announce.camera_back())
+
     # ---- lower level ----
 
     def set_light(self, light: Light, pattern: Pattern, duration_ms: int = 0) -> None:
@@ -449,7 +455,7 @@ class NullBoard:
 
     def __getattr__(self, method: str):
         if method in ("legal_play", "illegal_play", "touch_first", "stall", "respit_countdown", "slap_result",
-                      "round_end", "game_end", "set_light", "beep", "all_off", "close"):
+                      "round_end", "game_end", "camera_lost", "camera_back", "set_light", "beep", "all_off", "close"):
             return lambda *args, **kwargs: None
         raise AttributeError(method)
 

@@ -139,6 +139,18 @@ def round_end() -> list[Intent]:
     return [SetLight(Light.CENTRE, Pattern.ON, ROUND_END_MS), Beep(((784, 150), (523, 300)))]
 
 
+def camera_lost() -> list[Intent]:
+    """The referee cannot see the table (the camera stopped sending; it is being opened again): every
+    verdict still lit cleared, both red lights blinking slowly until the camera is back, a falling call."""
+    return [AllOff(), SetLight(Light.illegal("A"), Pattern.BLINK_SLOW), SetLight(Light.illegal("B"), Pattern.BLINK_SLOW),
+            Beep(((392, 150), (0, 100), (262, 400)))]
+
+
+def camera_back() -> list[Intent]:
+    """The camera sends again and the referee is watching: the red lights off, a rising call."""
+    return [SetLight(Light.illegal("A"), Pattern.OFF), SetLight(Light.illegal("B"), Pattern.OFF), Beep(((262, 100), (392, 150)))]
+
+
 def game_end(winner: str) -> list[Intent]:
     return [AllOff(), SetLight(Light.legal(winner), Pattern.BLINK_SLOW, GAME_END_MS),
             SetLight(Light.pile(0, winner), Pattern.BLINK_SLOW, GAME_END_MS),

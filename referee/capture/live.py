@@ -66,6 +66,10 @@ class _ClockedSource:
         `reconnect`: how long (s) to try the source again should it stop sending."""
         self.fps = float(fps or reported)
         self.reconnect_seconds = float(reconnect)
+        #: called (on the reading thread) as the source stops sending and is to be opened again, and as its
+        #: pictures come back: `referee live` shows the players on the board that the referee is blind
+        self.on_lost: Callable[[], None] | None = None
+        self.on_back: Callable[[], None] | None = None
         self.notices: list[Notice] = []
         self.rate_settled = threading.Event()
         self._closing = threading.Event()
@@ -107,6 +111,14 @@ class _ClockedSource:
                 pass
         return False
 
+    def _tell(self, hook: Callable[[], None] | None) -> None:
+        """Calls `on_lost` or `on_back`; a failing one (a board closed meanwhile) is not the camera's concern."""
+        if hook is not None:
+            try:
+                hook()
+            except Exception as error:  # noqa: BLE001 - the pictures matter more than the announcement
+                _stderr_warn(f"could not announce the camera's state: {error}")
+
     def _back(self, lost: float, index: int, t: float) -> Notice:
         """The `reconnect` notice for frame `index` at `t`, the first after the source stopped sending at `lost`."""
         return Notice("reconnect", lost, index - 1,
@@ -138,6 +150,7 @@ class _ClockedSource:
                     if lost is not None:
                         self.notices.append(self._back(lost, index, t))
                         lost = None
+                        self._tell(self.on_back)
                         if gaps is not None:
                             gaps.check(index, t)  # the gap is said as the reconnection
                     elif gaps is None:
@@ -151,7 +164,10 @@ class _ClockedSource:
                         if notice is not None:
                             self.notices.append(notice)
                     yield Frame(index, t, image)
-                if index < 0 or not self._opened_again():
+                if index < 0 or self.reconnect_seconds <= 0:
+                    break
+                self._tell(self.on_lost)
+                if not self._opened_again():
                     break
                 lost = t
         finally:

@@ -73,6 +73,7 @@ def run(args: argparse.Namespace) -> int:
         # camera's or the network's buffer would arrive in a burst, stamped too close together
         namer = load_namer(args.models)
         board = open_board_link(args.board)
+        camera.on_lost, camera.on_back = board.camera_lost, board.camera_back  # the players see the referee is blind
         session = build_session(calibration, fps=fps, image_size=(width, height), namer=namer, writer=None,
                                 board=board, on_event=lambda event: print(f"{event.t:8.3f}  {describe(event)}", flush=True), live=True)
         writer = EventLogWriter(str(events_path))

@@ -92,6 +92,20 @@ def test_handshake_then_every_announcement_reaches_the_board(driver):
     assert shows_what_was_meant(driver)
 
 
+def test_the_camera_lost_and_back_reach_the_board(driver):
+    driver.legal_play("A", 0)
+    driver.touch_first(1, "B")
+    driver.camera_lost()  # the verdicts cleared, both red lights blinking slowly while the referee is blind
+    assert driver.flush(5.0)
+    lights = driver.board_status().lights
+    assert lights[Light.A_ILLEGAL] == lights[Light.B_ILLEGAL] == Pattern.BLINK_SLOW
+    assert all(pattern == Pattern.OFF for light, pattern in enumerate(lights) if light not in (Light.A_ILLEGAL, Light.B_ILLEGAL))
+    driver.camera_back()
+    assert driver.flush(5.0)
+    assert all(pattern == Pattern.OFF for pattern in driver.board_status().lights)
+    assert shows_what_was_meant(driver)
+
+
 def test_countdown_is_timed_by_the_board(driver):
     driver.respit_countdown(300)
     assert wait_until(lambda: [e.argument for e in driver.events if e.kind == 1] == [3, 2, 1, 0], 4.0)

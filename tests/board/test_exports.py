@@ -4,7 +4,7 @@ import referee.board
 from referee.board import Board, NullBoard
 
 ANNOUNCEMENTS = ("legal_play", "illegal_play", "touch_first", "stall", "respit_countdown", "slap_result",
-                 "round_end", "game_end", "status", "close")
+                 "round_end", "game_end", "camera_lost", "camera_back", "status", "close")
 
 
 def test_every_exported_name_exists():

@@ -132,7 +132,8 @@ def test_live_goes_on_refereeing_when_the_camera_comes_back(stream, fakes, tmp_p
     jpegs, calibration = stream
     events = tmp_path / "live.jsonl"
     with serve_mjpeg(jpegs, fps=30, outage=(OUTAGE_AT, 0.6)) as url:  # cut between two plays, back 0.6 s on
-        code = main(["live", "--camera", url, "--calibration", str(calibration), "--events", str(events), "--reconnect", "3"])
+        code = main(["live", "--camera", url, "--calibration", str(calibration), "--board", "sim", "--events", str(events),
+                     "--reconnect", "3"])
     out = capsys.readouterr()
     assert code == 0 and "stopped (the stream ended)" in out.err
     logged = read_event_log(str(events))
@@ -145,6 +146,11 @@ def test_live_goes_on_refereeing_when_the_camera_comes_back(stream, fakes, tmp_p
     # the table taken up again as seen, in the same round: the 10H and JH laid on pile 1 while the camera was
     # blind are not ruled (as the JH played on the 9C under them, illegal, they were before)
     assert not {"10H", "JH"} & set(after)
+    # the board showed the players the referee was blind, between the plays before and after
+    # (and again as the footage ended, while it was tried for 3 s)
+    commands = [command[0] for command in fakes.commands if command[0] in ("legal_play", "illegal_play", "camera_lost", "camera_back")]
+    assert commands[:3] == ["legal_play", "camera_lost", "camera_back"] and commands[-2:] == ["illegal_play", "camera_lost"]
+    assert commands.count("camera_back") == 1
     assert [(e["round"], e["mid_round"]) for e in logged if e.type is EventType.ROUND_START] == [(1, True), (1, True)]
 
 

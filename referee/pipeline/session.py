@@ -28,11 +28,6 @@ from referee.rules.events import Event, EventLogWriter, EventType, place_notes
 from referee.rules.state import GamePhase
 
 
-#: A gap (s) in the pictures after which the table is taken up again (`RefereeSession._take_up_again`): the
-#: cards may have been laid and slapped meanwhile. Shorter gaps (a few dropped frames) are tracked across.
-BLIND_SECONDS = 1.0
-
-
 @dataclass
 class SessionStats:
     frames: int = 0
@@ -110,8 +105,10 @@ class RefereeSession:
 
     def _blind(self, notice: Notice) -> bool:
         """Whether the camera was blind long enough before this frame that the table is to be taken up again
-        (`_take_up_again`): it stopped sending and was opened again, or no picture came for BLIND_SECONDS."""
-        return notice.kind == "reconnect" or (notice.kind == "stall" and (notice.missing + 1) * self._period >= BLIND_SECONDS)
+        (`_take_up_again`): it stopped sending and was opened again, or no picture came for half a second or
+        more (a `stall`, `capture.gaps.STALL_SECONDS`: a card is laid in less). A few frames dropped are
+        tracked across. A recording of a live game replays as it was refereed: its gaps are its reconnections."""
+        return notice.kind in ("reconnect", "stall")
 
     def _take_up_again(self) -> None:
         """After the camera was blind: what the tracker still waited on is judged and everything held is

@@ -127,21 +127,28 @@ class _ClockedSource:
                       max(1, round((t - lost) * self.fps) - 1))
 
     def frames(self) -> Iterator[Frame]:
-        gaps = GapDetector(self.fps) if self.rate_settled.is_set() else None
-        arrivals: list[float] = []
+        self._gaps = GapDetector(self.fps) if self.rate_settled.is_set() else None
+        self._arrivals: list[float] = []
         start: float | None = None
         index = -1
         t = 0.0
         arrived = 0.0  # when the last picture came (s from the first)
         lost: float | None = None  # when the source stopped sending, while it is opened again
+        size: tuple[int, ...] | None = None  # the pictures' size, which the calibration was made for
+        ended = None
         try:
-            while True:
+            while ended is None:
                 clock = StreamClock(self.fps)  # each connection's stamps start afresh
                 opened_at = 0.0  # the time of a connection's first frame
                 for number, (image, stamp) in enumerate(self._pictures()):
                     now = time.monotonic()
                     if start is None:
-                        start = now
+                        start, size = now, image.shape
+                    if image.shape != size:
+                        ended = (f"{self.description} now sends {image.shape[1]}x{image.shape[0]} pictures, not the "
+                                 f"{size[1]}x{size[0]} it began with, which the calibration is for; stopped after frame "
+                                 f"{index} (t={t:.2f}s): calibrate it at its new size and start again")
+                        break
                     if number == 0 and index >= 0:  # on from the last frame by how long no picture came
                         opened_at = t + (now - start - arrived)
                     arrived = now - start
@@ -151,20 +158,9 @@ class _ClockedSource:
                         self.notices.append(self._back(lost, index, t))
                         lost = None
                         self._tell(self.on_back)
-                        if gaps is not None:
-                            gaps.check(index, t)  # the gap is said as the reconnection
-                    elif gaps is None:
-                        arrivals.append(t)
-                        if len(arrivals) >= RATE_FRAMES:
-                            self._measure_rate(arrivals)
-                            gaps = GapDetector(self.fps)
-                            gaps.check(index, t)
-                    else:
-                        notice = gaps.check(index, t)
-                        if notice is not None:
-                            self.notices.append(notice)
+                    self._check_gap(index, t, after_reconnect=number == 0 and index > 0)
                     yield Frame(index, t, image)
-                if index < 0 or self.reconnect_seconds <= 0:
+                if ended is not None or index < 0 or self.reconnect_seconds <= 0:
                     break
                 self._tell(self.on_lost)
                 if not self._opened_again():
@@ -172,8 +168,22 @@ class _ClockedSource:
                 lost = t
         finally:
             self.rate_settled.set()
-        self.notices.append(Notice("ended", t, max(index, 0), f"{self.description} stopped sending pictures "
+        self.notices.append(Notice("ended", t, max(index, 0), ended or f"{self.description} stopped sending pictures "
                                    f"after frame {index} (t={t:.2f}s)"))
+
+    def _check_gap(self, index: int, t: float, *, after_reconnect: bool) -> None:
+        """The gap before frame `index`, said as a notice where frames were dropped or the stream stalled (not
+        after a reconnection, said as that); the first RATE_FRAMES times measure the frame rate first."""
+        if self._gaps is None:
+            self._arrivals.append(t)
+            if len(self._arrivals) >= RATE_FRAMES:
+                self._measure_rate(self._arrivals)
+                self._gaps = GapDetector(self.fps)
+                self._gaps.check(index, t)
+            return
+        notice = self._gaps.check(index, t)
+        if notice is not None and not after_reconnect:
+            self.notices.append(notice)
 
 
 class OpenCvLiveSource(_ClockedSource):

@@ -246,6 +246,19 @@ def test_a_stream_that_drops_is_opened_again_and_its_frames_go_on(prefer_opencv)
     assert reconnect.frame == 19 and reconnect.t == frames[19].t and "not seen" in reconnect.message
 
 
+def test_a_stream_whose_pictures_change_size_is_stopped_there():
+    # (a phone's camera app come back in another orientation): the calibration is for the first size; a view
+    # of the table cut from the new pictures by it would be wrong without a word
+    pictures = numbered_images(10) + numbered_images(10, size=(320, 240))
+    jpegs = [cv2.imencode(".jpg", image)[1].tobytes() for image in pictures]
+    with serve_mjpeg(jpegs, fps=30) as url:
+        source = MjpegHttpSource(url, fps=30, reconnect=0)
+        frames = list(source.frames())
+    assert len(frames) == 10 and all(frame.image.shape == (120, 160, 3) for frame in frames)
+    ended = source.notices[-1]
+    assert ended.kind == "ended" and "now sends 320x240 pictures, not the 160x120" in ended.message
+
+
 def test_a_stream_that_stays_gone_ends_once_its_time_to_reconnect_is_up():
     jpegs = [cv2.imencode(".jpg", image)[1].tobytes() for image in numbered_images(20)]
     with serve_mjpeg(jpegs, fps=30, drop_after=10) as url:

@@ -73,6 +73,8 @@ class _ClockedSource:
         self.notices: list[Notice] = []
         self.rate_settled = threading.Event()
         self._closing = threading.Event()
+        self._gaps: GapDetector | None = None  # once the frame rate is settled
+        self._arrivals: list[float] = []  # the first frames' times, which measure it
         if fps:
             self.rate_settled.set()
 
@@ -128,7 +130,7 @@ class _ClockedSource:
 
     def frames(self) -> Iterator[Frame]:
         self._gaps = GapDetector(self.fps) if self.rate_settled.is_set() else None
-        self._arrivals: list[float] = []
+        self._arrivals = []
         start: float | None = None
         index = -1
         t = 0.0

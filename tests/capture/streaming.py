@@ -127,3 +127,17 @@ def numbered_images(count: int, size: tuple[int, int] = (160, 120)) -> list[np.n
     """Frames whose mean brightness encodes their index (index*7 + 20), to check order and drops."""
     width, height = size
     return [np.full((height, width, 3), 20 + 7 * i, np.uint8) for i in range(count)]
+
+
+def coded_images(count: int, size: tuple[int, int] = (160, 120)) -> list[np.ndarray]:
+    """Frames whose colour gives their index (up to 400; blue the twenties, green the rest, steps of 10 that
+    survive JPEG and H.264 alike), to check order, drops and reconnections over longer footage."""
+    width, height = size
+    return [np.dstack([np.full((height, width), 20 + 10 * channel, np.uint8) for channel in (i // 20, i % 20, 0)])
+            for i in range(count)]
+
+
+def coded_number(image: np.ndarray) -> int:
+    """The index `coded_images` gave a frame."""
+    blue, green = (int(round((float(image[..., channel].mean()) - 20) / 10)) for channel in (0, 1))
+    return 20 * blue + green

@@ -9,6 +9,7 @@ import pytest
 from referee.capture import open_live_source
 from referee.errors import VideoError
 from tests.capture.rtsp_serving import h264_access_units, serve_rtsp
+from tests.capture.streaming import coded_images, coded_number
 
 FPS = 30
 
@@ -84,17 +85,16 @@ def test_an_unreachable_rtsp_camera_is_a_clear_error():
 def test_an_rtsp_camera_that_drops_is_opened_again_on_its_next_key_picture(tmp_path):
     from tests.capture.test_capture import write_video
 
-    pictures = [np.full((120, 160, 3), 20 + 3 * number, np.uint8) for number in range(60)]  # a key picture a second
-    units = h264_access_units(write_video(tmp_path / "numbered.avi", pictures, FPS, fourcc="MJPG"), fps=FPS)
-    with serve_rtsp(units, fps=FPS, outage=(10, 0.3)) as url:
+    units = h264_access_units(write_video(tmp_path / "coded.avi", coded_images(150), FPS, fourcc="MJPG"), fps=FPS)
+    with serve_rtsp(units, fps=FPS, outage=(10, 0.3)) as url:  # (a key picture a second)
         source = open_live_source(url, reconnect=3)
         frames = list(source.frames())
         source.close()
-    numbers = [int(round((frame.image.mean() - 20) / 3)) for frame in frames]
+    numbers = [coded_number(frame.image) for frame in frames]
     back = numbers[10]
     assert any(nal[0] & 0x1F == 5 for nal in units[back])  # a new session starts on a key picture
-    assert back >= 10 + 0.3 * FPS and numbers == list(range(10)) + list(range(back, 60))
+    assert back >= 10 + 0.3 * FPS and numbers == list(range(10)) + list(range(back, 150))
     assert [frame.index for frame in frames] == list(range(len(frames)))
     assert frames[10].t - frames[9].t >= 0.3
-    assert [frame.t for frame in frames[11:]] == pytest.approx([frames[10].t + number / FPS for number in range(1, 60 - back)], abs=0.002)
+    assert [frame.t for frame in frames[11:]] == pytest.approx([frames[10].t + number / FPS for number in range(1, 150 - back)], abs=0.002)
     assert [notice.kind for notice in source.notices] == ["reconnect", "ended"]

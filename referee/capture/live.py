@@ -23,7 +23,8 @@ from referee.capture.frames import Frame, Notice
 from referee.capture.gaps import GapDetector
 from referee.capture.mjpeg import read_mjpeg_jpegs
 from referee.capture.stream_clock import StreamClock
-from referee.capture.video_file import read_picture
+from referee.capture.priority import give_way
+from referee.capture.video_file import DECODER_THREADS, read_picture
 from referee.errors import VideoError
 
 
@@ -60,6 +61,9 @@ class _ClockedSource:
     seen. Otherwise the frames end with an `ended` notice."""
 
     description: str
+    #: the source times its pictures by its own clock (`_pictures` gives stamps): how soon they are read does
+    #: not move their times, so its reading gives way to the referee's tracking (`priority`)
+    stamped: bool = False
 
     def __init__(self, fps: float | None, reported: float, reconnect: float) -> None:
         """`fps`: the rate given (kept), else `reported` until the first frames have measured it;
@@ -129,6 +133,8 @@ class _ClockedSource:
                       max(1, round((t - lost) * self.fps) - 1))
 
     def frames(self) -> Iterator[Frame]:
+        if self.stamped:
+            give_way()  # (on the thread that reads the pictures: `KeepUp`'s)
         self._gaps = GapDetector(self.fps) if self.rate_settled.is_set() else None
         self._arrivals = []
         start: float | None = None
@@ -274,8 +280,8 @@ def open_rtsp(url: str) -> "cv2.VideoCapture":
     """An RTSP stream opened by OpenCV's FFmpeg with RTSP_OPTIONS (read from the environment at opening)."""
     chosen = os.environ.get("OPENCV_FFMPEG_CAPTURE_OPTIONS")
     os.environ["OPENCV_FFMPEG_CAPTURE_OPTIONS"] = chosen if chosen is not None else RTSP_OPTIONS
-    try:
-        return cv2.VideoCapture(url, cv2.CAP_FFMPEG)
+    try:  # decoded by the reading thread alone (no FFmpeg threads of its own beside the tracking, as for files)
+        return cv2.VideoCapture(url, cv2.CAP_FFMPEG, [cv2.CAP_PROP_N_THREADS, DECODER_THREADS])
     finally:
         if chosen is None:
             del os.environ["OPENCV_FFMPEG_CAPTURE_OPTIONS"]

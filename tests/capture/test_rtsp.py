@@ -3,29 +3,29 @@ read through OpenCV's FFmpeg as `referee live --camera rtsp://...` reads it."""
 
 import time
 
-import numpy as np
 import pytest
 
 from referee.capture import open_live_source
 from referee.errors import VideoError
 from tests.capture.rtsp_serving import h264_access_units, serve_rtsp
 from tests.capture.streaming import coded_images, coded_number
+from tests.capture.test_capture import write_video
 
 FPS = 30
 
 
+def camera_footage(folder, count):
+    """`count` pictures whose colour gives their number, encoded as a camera's H.264 (a key picture a second)."""
+    return h264_access_units(write_video(folder / "coded.avi", coded_images(count), FPS, fourcc="MJPG"), fps=FPS)
+
+
 @pytest.fixture(scope="module")
 def camera_stream(tmp_path_factory):
-    """45 pictures whose brightness gives their number (20 + 5 per picture), encoded as a camera's H.264."""
-    from tests.capture.test_capture import write_video
-
-    pictures = [np.full((120, 160, 3), 20 + 5 * number, np.uint8) for number in range(45)]
-    video = write_video(tmp_path_factory.mktemp("rtsp") / "numbered.avi", pictures, FPS, fourcc="MJPG")
-    return h264_access_units(video, fps=FPS)
+    return camera_footage(tmp_path_factory.mktemp("rtsp"), 45)
 
 
 def numbers(frames):
-    return [int(round((frame.image.mean() - 20) / 5)) for frame in frames]
+    return [coded_number(frame.image) for frame in frames]
 
 
 def test_an_rtsp_camera_s_pictures_come_in_order_at_real_time_pace(camera_stream):
@@ -83,17 +83,15 @@ def test_an_unreachable_rtsp_camera_is_a_clear_error():
 
 
 def test_an_rtsp_camera_that_drops_is_opened_again_on_its_next_key_picture(tmp_path):
-    from tests.capture.test_capture import write_video
-
-    units = h264_access_units(write_video(tmp_path / "coded.avi", coded_images(150), FPS, fourcc="MJPG"), fps=FPS)
-    with serve_rtsp(units, fps=FPS, outage=(10, 0.3)) as url:  # (a key picture a second)
+    units = camera_footage(tmp_path, 150)
+    with serve_rtsp(units, fps=FPS, outage=(10, 0.3)) as url:
         source = open_live_source(url, reconnect=3)
         frames = list(source.frames())
         source.close()
-    numbers = [coded_number(frame.image) for frame in frames]
-    back = numbers[10]
+    seen = numbers(frames)
+    back = seen[10]
     assert any(nal[0] & 0x1F == 5 for nal in units[back])  # a new session starts on a key picture
-    assert back >= 10 + 0.3 * FPS and numbers == list(range(10)) + list(range(back, 150))
+    assert back >= 10 + 0.3 * FPS and seen == list(range(10)) + list(range(back, 150))
     assert [frame.index for frame in frames] == list(range(len(frames)))
     assert frames[10].t - frames[9].t >= 0.3
     assert [frame.t for frame in frames[11:]] == pytest.approx([frames[10].t + number / FPS for number in range(1, 150 - back)], abs=0.002)

@@ -113,7 +113,7 @@ class _ClockedSource:
             try:
                 if self._reopen():
                     return True
-            except (OSError, VideoError):
+            except Exception:  # noqa: BLE001 - not opened this time (refused, a garbled answer...): tried again
                 pass
         return False
 

@@ -7,6 +7,7 @@ wraps it around an HTTP response.
 
 from __future__ import annotations
 
+import http.client
 import re
 import urllib.error
 import urllib.request
@@ -50,7 +51,7 @@ def read_mjpeg_jpegs(url: str, *, timeout: float = 5.0, chunk: int = 65536) -> I
     """Yields the JPEG bytes of each frame of an MJPEG HTTP stream until the server closes it."""
     try:
         response = urllib.request.urlopen(url, timeout=timeout)  # noqa: S310 - the user's own camera URL
-    except (urllib.error.URLError, OSError, ValueError) as error:
+    except (urllib.error.URLError, OSError, ValueError, http.client.HTTPException) as error:
         raise VideoError(f"cannot open stream {url}: {getattr(error, 'reason', error)}; "
                          "check the camera app is serving and the address is right") from None
     content_type = response.headers.get("Content-Type", "")
@@ -63,8 +64,8 @@ def read_mjpeg_jpegs(url: str, *, timeout: float = 5.0, chunk: int = 65536) -> I
         while True:
             try:
                 data = response.read1(chunk) if hasattr(response, "read1") else response.read(chunk)
-            except (OSError, ValueError):
-                return  # the connection dropped: the stream ends here
+            except (OSError, ValueError, http.client.HTTPException):
+                return  # the connection dropped (or answered garbled): the stream ends here
             if not data:
                 return
             yield from parser.feed(data)

@@ -274,6 +274,28 @@ def test_unreachable_stream_is_a_clear_error():
         open_live_source("http://127.0.0.1:9/none.mjpg", prefer_opencv=False)
 
 
+def test_a_stream_address_that_answers_garbage_is_a_clear_error():
+    # not a web server at all (a camera's other port, a typo in the port number): http.client's own error
+    # (BadStatusLine) said as the stream's
+    import socket
+    import threading
+
+    listener = socket.socket()
+    listener.bind(("127.0.0.1", 0))
+    listener.listen(1)
+
+    def answer() -> None:
+        connection, _ = listener.accept()
+        connection.recv(1024)
+        connection.sendall(b"SSH-2.0-OpenSSH_9.6\r\n")
+        connection.close()
+
+    threading.Thread(target=answer, daemon=True).start()
+    with pytest.raises(VideoError, match="cannot open stream"):
+        open_live_source(f"http://127.0.0.1:{listener.getsockname()[1]}/video", prefer_opencv=False)
+    listener.close()
+
+
 def test_missing_camera_is_a_clear_error():
     with pytest.raises(VideoError, match="cannot open camera"):
         open_live_source("/dev/video-does-not-exist")

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 import cv2
 import numpy as np
 
+from referee.capture.addresses import shown
 from referee.capture.live import open_rtsp
 from referee.errors import InputFileError, VideoError
 
@@ -102,7 +103,7 @@ def open_camera(spec: str) -> cv2.VideoCapture:
     rtsp = isinstance(target, str) and target.lower().startswith(("rtsp://", "rtsps://"))
     capture = open_rtsp(target) if rtsp else cv2.VideoCapture(target)  # RTSP over TCP, as `referee live` opens it
     if not capture.isOpened():
-        raise VideoError(f"camera {spec!r} cannot be opened: check the index (0, 1, ...) or URL and that no other program uses it")
+        raise VideoError(f"camera {shown(spec)!r} cannot be opened: check the index (0, 1, ...) or URL and that no other program uses it")
     return capture
 
 
@@ -111,8 +112,8 @@ def read_camera(spec: str, *, seconds: float = DEFAULT_SECONDS) -> Capture:
     try:
         reported = capture.get(cv2.CAP_PROP_FPS)
         reported = float(reported) if reported and reported > 0 and np.isfinite(reported) else None
-        frames, fps, count = _read_stream(capture, seconds=seconds, reported_fps=reported, live=True, description=f"camera {spec!r}")
+        frames, fps, count = _read_stream(capture, seconds=seconds, reported_fps=reported, live=True, description=f"camera {shown(spec)!r}")
     finally:
         capture.release()
     height, width = frames[0].shape[:2]
-    return Capture(frames, fps, (width, height), {"kind": "camera", "path": str(spec), "frames_read": count, "frames_used": len(frames)})
+    return Capture(frames, fps, (width, height), {"kind": "camera", "path": shown(spec), "frames_read": count, "frames_used": len(frames)})

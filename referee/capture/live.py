@@ -19,6 +19,7 @@ from typing import Callable, Iterator
 import cv2
 import numpy as np
 
+from referee.capture.addresses import shown
 from referee.capture.frames import Frame, Notice
 from referee.capture.gaps import GapDetector
 from referee.capture.mjpeg import read_mjpeg_jpegs
@@ -198,7 +199,7 @@ class OpenCvLiveSource(_ClockedSource):
     """A camera index (`0`), a device path (`/dev/video2`) or a stream URL opened by OpenCV."""
 
     def __init__(self, spec: str | int, *, fps: float | None = None, reconnect: float = RECONNECT_SECONDS) -> None:
-        self.description = f"camera {spec}"
+        self.description = f"camera {shown(spec)}"
         if isinstance(spec, str) and spec.isdigit():
             spec = int(spec)
         self._spec = spec
@@ -206,7 +207,7 @@ class OpenCvLiveSource(_ClockedSource):
         self.stamped = isinstance(spec, str) and spec.lower().startswith(("rtsp://", "rtsps://"))
         self._capture = self._open()
         if not self._capture.isOpened():
-            raise VideoError(f"cannot open camera {spec}: no such camera or stream; "
+            raise VideoError(f"cannot open camera {shown(spec)}: no such camera or stream; "
                              "give a camera index (0), a device path (/dev/video0) or an rtsp:// / http:// URL")
         reported = self._capture.get(cv2.CAP_PROP_FPS)
         super().__init__(fps, reported if reported and 1 <= reported <= 240 else 30.0, reconnect)
@@ -238,12 +239,12 @@ class MjpegHttpSource(_ClockedSource):
 
     def __init__(self, url: str, *, fps: float | None = None, timeout: float = 5.0,
                  reconnect: float = RECONNECT_SECONDS) -> None:
-        self.description = f"stream {url}"
+        self.description = f"stream {shown(url)}"
         self.url = url
         self._timeout = timeout
         super().__init__(fps, 30.0, reconnect)
         if not self._connect():
-            raise VideoError(f"stream {url} closed before sending a picture; check the camera is streaming")
+            raise VideoError(f"stream {shown(url)} closed before sending a picture; check the camera is streaming")
 
     def _connect(self) -> bool:
         """Opens the stream and reads its first picture; whether it sent one."""

@@ -13,6 +13,7 @@ import urllib.error
 import urllib.request
 from typing import Iterator
 
+from referee.capture.addresses import basic_login, shown
 from referee.errors import VideoError
 
 _BOUNDARY = re.compile(rb"boundary=\"?([^\";\r\n]+)\"?", re.IGNORECASE)
@@ -49,15 +50,17 @@ class MjpegParser:
 
 def read_mjpeg_jpegs(url: str, *, timeout: float = 5.0, chunk: int = 65536) -> Iterator[bytes]:
     """Yields the JPEG bytes of each frame of an MJPEG HTTP stream until the server closes it."""
+    address, login = basic_login(url)  # a phone app's or camera's `http://user:password@...`
+    request = urllib.request.Request(address, headers={"Authorization": login} if login else {})
     try:
-        response = urllib.request.urlopen(url, timeout=timeout)  # noqa: S310 - the user's own camera URL
+        response = urllib.request.urlopen(request, timeout=timeout)  # noqa: S310 - the user's own camera URL
     except (urllib.error.URLError, OSError, ValueError, http.client.HTTPException) as error:
-        raise VideoError(f"cannot open stream {url}: {getattr(error, 'reason', error)}; "
+        raise VideoError(f"cannot open stream {shown(url)}: {getattr(error, 'reason', error)}; "
                          "check the camera app is serving and the address is right") from None
     content_type = response.headers.get("Content-Type", "")
     if "multipart" not in content_type.lower() and "jpeg" not in content_type.lower():
         response.close()
-        raise VideoError(f"stream {url} serves {content_type or 'no content type'}, expected an MJPEG stream "
+        raise VideoError(f"stream {shown(url)} serves {content_type or 'no content type'}, expected an MJPEG stream "
                          "(multipart/x-mixed-replace); use the camera's MJPEG address")
     parser = MjpegParser()
     try:

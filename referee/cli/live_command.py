@@ -35,6 +35,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from referee.capture import KeepUp, Recorder, open_live_source
+    from referee.capture.addresses import shown
     from referee.pipeline.board_link import open_board_link
     from referee.pipeline.drift_watch import DriftWatch
     from referee.pipeline.calibration_input import load_calibration
@@ -65,7 +66,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         first = next(frames, None)
         if first is None:
-            raise VideoError(f"camera {args.camera} gave no picture; check it is connected and not in use")
+            raise VideoError(f"camera {shown(args.camera)} gave no picture; check it is connected and not in use")
         height, width = first.image.shape[:2]
         fps = source.settled_fps()  # measured from the first frames, which queue meanwhile
         calibration = load_calibration(args.calibration, image_size=(width, height), fps=fps)
@@ -79,7 +80,7 @@ def run(args: argparse.Namespace) -> int:
         writer = EventLogWriter(str(events_path))
         session.writer = writer
         drift_watch = DriftWatch(calibration)
-        print(f"refereeing camera {args.camera} ({width}x{height} at {fps:.0f} fps); Ctrl-C to stop", file=sys.stderr)
+        print(f"refereeing camera {shown(args.camera)} ({width}x{height} at {fps:.0f} fps); Ctrl-C to stop", file=sys.stderr)
         started = time.monotonic()
         seen_notices = 0
         frame = first

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import base64
 import contextlib
 import http.server
 import threading
@@ -79,14 +80,16 @@ class CameraTimeline:
 
 @contextlib.contextmanager
 def serve_mjpeg(jpegs: Sequence[bytes], *, fps: float, drop_after: int | None = None,
-                stall: tuple[int, float] | None = None, outage: tuple[int, float] | None = None) -> Iterator[str]:
+                stall: tuple[int, float] | None = None, outage: tuple[int, float] | None = None,
+                login: tuple[str, str] | None = None) -> Iterator[str]:
     """Serves the JPEGs as multipart/x-mixed-replace at `fps` as a live camera (`CameraTimeline`: a client
     connecting again gets the picture due then); yields the URL. A client that connects while the camera
     cannot be reached, or after its footage, is answered 503.
 
     drop_after: the camera is gone after that many frames (a stream that drops);
     stall: (frame index, seconds) pause before sending that frame (a stream that stalls);
-    outage: (frame index, seconds) the connection cut there and the camera unreachable that long.
+    outage: (frame index, seconds) the connection cut there and the camera unreachable that long;
+    login: (user, password) asked for by HTTP Basic authentication, as phone camera apps may.
     """
     timeline = CameraTimeline(len(jpegs), fps, drop_after=drop_after, outage=outage, stall=stall)
 
@@ -95,6 +98,12 @@ def serve_mjpeg(jpegs: Sequence[bytes], *, fps: float, drop_after: int | None = 
             pass
 
         def do_GET(self) -> None:  # noqa: N802 - http.server's name
+            if login is not None and self.headers.get("Authorization") != "Basic " + base64.b64encode(":".join(login).encode()).decode():
+                self.send_response(401)
+                self.send_header("WWW-Authenticate", 'Basic realm="camera"')
+                self.send_header("Content-Length", "0")
+                self.end_headers()
+                return
             if not timeline.reachable():
                 self.send_error(503, "camera unavailable")
                 return

@@ -269,6 +269,21 @@ def test_a_stream_that_stays_gone_ends_once_its_time_to_reconnect_is_up():
     assert [notice.kind for notice in source.notices] == ["ended"]
 
 
+@pytest.mark.parametrize("prefer_opencv", [True, False])
+def test_a_stream_behind_a_login_is_read_and_its_password_never_shown(prefer_opencv):
+    jpegs = [cv2.imencode(".jpg", image)[1].tobytes() for image in numbered_images(15)]
+    with serve_mjpeg(jpegs, fps=30, login=("ref", "s3cret")) as url:
+        address = url.replace("http://", "http://ref:s3cret@")
+        source = open_live_source(address, fps=30, prefer_opencv=prefer_opencv, reconnect=0)
+        frames = list(source.frames())
+        with pytest.raises(VideoError) as refused:
+            open_live_source(url.replace("http://", "http://ref:wrong@"), prefer_opencv=False, reconnect=0)
+    assert len(frames) >= 13
+    said = [notice.message for notice in source.notices] + [source.description, str(refused.value)]
+    assert not [message for message in said if "s3cret" in message or "wrong" in message]
+    assert "ref:***@" in source.notices[-1].message
+
+
 def test_unreachable_stream_is_a_clear_error():
     with pytest.raises(VideoError, match="cannot open"):
         open_live_source("http://127.0.0.1:9/none.mjpg", prefer_opencv=False)

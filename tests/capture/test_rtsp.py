@@ -75,11 +75,12 @@ def test_an_rtsp_camera_that_drops_ends_with_what_it_sent(camera_stream):
     assert source.notices[-1].kind == "ended" and "after frame 34" in source.notices[-1].message
 
 
-def test_an_unreachable_rtsp_camera_is_a_clear_error():
+def test_an_unreachable_rtsp_camera_is_a_clear_error_that_keeps_its_password_to_itself():
     started = time.monotonic()
-    with pytest.raises(VideoError, match="cannot open camera rtsp://"):
-        open_live_source("rtsp://127.0.0.1:9/table")
+    with pytest.raises(VideoError, match="cannot open camera rtsp://") as refused:
+        open_live_source("rtsp://admin:hunter2@127.0.0.1:9/table")
     assert time.monotonic() - started < 10
+    assert "rtsp://admin:***@127.0.0.1:9/table" in str(refused.value) and "hunter2" not in str(refused.value)
 
 
 def test_an_rtsp_camera_that_drops_is_opened_again_on_its_next_key_picture(tmp_path):

@@ -33,6 +33,21 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     parser.set_defaults(handler=run)
 
 
+def _blind_and_back(board, camera: str, reconnect: float):
+    """What `referee live` does as the camera stops sending and as its pictures come back: the board shows the
+    players that the referee is blind, and the terminal says so."""
+    def lost() -> None:
+        board.camera_lost()
+        print(f"warning: camera {camera} stopped sending; opening it again for up to {reconnect:g} s (the board shows "
+              "the referee is blind)", file=sys.stderr, flush=True)
+
+    def back() -> None:
+        board.camera_back()
+        print(f"camera {camera} is sending again; the table is taken up as it is now", file=sys.stderr, flush=True)
+
+    return lost, back
+
+
 def run(args: argparse.Namespace) -> int:
     from referee.capture import KeepUp, Recorder, open_live_source
     from referee.capture.addresses import shown
@@ -74,7 +89,7 @@ def run(args: argparse.Namespace) -> int:
         # camera's or the network's buffer would arrive in a burst, stamped too close together
         namer = load_namer(args.models)
         board = open_board_link(args.board)
-        camera.on_lost, camera.on_back = board.camera_lost, board.camera_back  # the players see the referee is blind
+        camera.on_lost, camera.on_back = _blind_and_back(board, shown(args.camera), args.reconnect)
         session = build_session(calibration, fps=fps, image_size=(width, height), namer=namer, writer=None,
                                 board=board, on_event=lambda event: print(f"{event.t:8.3f}  {describe(event)}", flush=True), live=True)
         writer = EventLogWriter(str(events_path))

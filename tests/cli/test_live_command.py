@@ -136,6 +136,7 @@ def test_live_goes_on_refereeing_when_the_camera_comes_back(stream, fakes, tmp_p
                      "--reconnect", "3", "--record", str(recording)])
     out = capsys.readouterr()
     assert code == 0 and "stopped (the stream ended)" in out.err
+    assert "stopped sending; opening it again for up to 3 s" in out.err and "is sending again" in out.err
     logged = read_event_log(str(events))
     reconnects = [e for e in logged if e.type is EventType.NOTICE and e.get("kind") == "reconnect"]
     assert len(reconnects) == 1 and reconnects[0].frame == OUTAGE_AT - 1

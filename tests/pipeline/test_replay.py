@@ -55,20 +55,7 @@ def test_a_clip_as_phones_record_it_is_refereed_as_the_original(game, tmp_path, 
 def test_a_recording_with_the_camera_blind_a_while_is_taken_up_again_after_it(game, tmp_path):
     # a live recording whose camera sent nothing for 1.5 s (frames 70-114, as its timestamps say): the 10H
     # and JH laid on pile 1 meanwhile are not ruled, least of all as the JH played on the 9C it covered
-    import cv2
-
-    from referee.capture import Frame, Recorder
-
-    _, video, calibration = game
-    recording = Recorder(tmp_path / "blind.avi", fps=30)
-    capture = cv2.VideoCapture(str(video))
-    for index in range(168):
-        ok, image = capture.read()
-        if ok and not 70 <= index < 115:
-            recording.write(Frame(index, index / 30, image))
-    recording.close()
-    replay(tmp_path / "blind.avi", calibration, tmp_path / "events.jsonl", namer=ColourNamer())
-    events = read_event_log(str(tmp_path / "events.jsonl"))
+    events = _replayed_recording(game, tmp_path, kept=lambda index: not 70 <= index < 115)
     plays = [(e["player"], e["card"], e["legal"]) for e in events if e.type is EventType.PLAY]
     assert plays == [("A", "6S", True), ("A", "KD", False)]
     stall = next(e for e in events if e.type is EventType.NOTICE and e["kind"] == "stall")
@@ -79,24 +66,30 @@ def test_a_recording_with_the_camera_blind_a_while_is_taken_up_again_after_it(ga
 def test_a_recording_whose_camera_slowed_down_a_while_says_so_once_and_is_refereed_the_same(game, tmp_path):
     # every other frame gone from 1 s to 2.7 s, as a webcam in dim light or a phone's variable frame rate
     # records: 15 fps there, the times true
+    events = _replayed_recording(game, tmp_path, kept=lambda index: not (30 <= index < 80 and index % 2))
+    assert [(e["player"], e["card"], e["pile"], e["legal"]) for e in events if e.type is EventType.PLAY] == \
+        [(player, card, pile, legal) for player, card, _, pile, _, legal in PLAYS]
+    said = [e["kind"] for e in events if e.type is EventType.NOTICE and e["kind"] in ("dropped", "rate_changed")]
+    assert said == ["dropped"] * 5 + ["rate_changed"] * 2  # slowed, and back to 30 fps: not 25 drops
+
+
+def _replayed_recording(game, tmp_path, kept):
+    """The events of the drawn game recorded as `referee live --record` keeps a camera's frames (each with its
+    true time), only those `kept(index)` allows, and replayed."""
     import cv2
 
     from referee.capture import Frame, Recorder
 
     _, video, calibration = game
-    recording = Recorder(tmp_path / "slowed.avi", fps=30)
+    recording = Recorder(tmp_path / "recording.avi", fps=30)
     capture = cv2.VideoCapture(str(video))
     for index in range(168):
         ok, image = capture.read()
-        if ok and not (30 <= index < 80 and index % 2):
+        if ok and kept(index):
             recording.write(Frame(index, index / 30, image))
     recording.close()
-    replay(tmp_path / "slowed.avi", calibration, tmp_path / "events.jsonl", namer=ColourNamer())
-    events = read_event_log(str(tmp_path / "events.jsonl"))
-    assert [(e["player"], e["card"], e["pile"], e["legal"]) for e in events if e.type is EventType.PLAY] == \
-        [(player, card, pile, legal) for player, card, _, pile, _, legal in PLAYS]
-    said = [e["kind"] for e in events if e.type is EventType.NOTICE and e["kind"] in ("dropped", "rate_changed")]
-    assert said == ["dropped"] * 5 + ["rate_changed"] * 2  # slowed, and back to 30 fps: not 25 drops
+    replay(tmp_path / "recording.avi", calibration, tmp_path / "events.jsonl", namer=ColourNamer())
+    return read_event_log(str(tmp_path / "events.jsonl"))
 
 
 def test_the_same_video_gives_a_byte_identical_log(game, tmp_path):

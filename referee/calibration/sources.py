@@ -15,7 +15,7 @@ import cv2
 import numpy as np
 
 from referee.capture.addresses import shown
-from referee.capture.live import open_rtsp
+from referee.capture.live import open_capture
 from referee.errors import InputFileError, VideoError
 
 #: frames kept from a video/camera (the sharpest); more averages corner noise, costs memory
@@ -100,8 +100,7 @@ def read_video(path: pathlib.Path | str, *, seconds: float = DEFAULT_SECONDS) ->
 def open_camera(spec: str) -> cv2.VideoCapture:
     """`spec` is a camera index ("0") or a URL/path OpenCV can open (rtsp://, http://, a file)."""
     target: int | str = int(spec) if str(spec).strip().isdigit() else str(spec)
-    rtsp = isinstance(target, str) and target.lower().startswith(("rtsp://", "rtsps://"))
-    capture = open_rtsp(target) if rtsp else cv2.VideoCapture(target)  # RTSP over TCP, as `referee live` opens it
+    capture = open_capture(target)  # as `referee live` opens it (RTSP over TCP)
     if not capture.isOpened():
         raise VideoError(f"camera {shown(spec)!r} cannot be opened: check the index (0, 1, ...) or URL and that no other program uses it")
     return capture

@@ -204,7 +204,7 @@ class OpenCvLiveSource(_ClockedSource):
             spec = int(spec)
         self._spec = spec
         #: the stream stamps its pictures with the camera's clock (RTSP): frames are timed by it
-        self.stamped = isinstance(spec, str) and spec.lower().startswith(("rtsp://", "rtsps://"))
+        self.stamped = is_rtsp(spec)
         self._capture = self._open()
         if not self._capture.isOpened():
             raise VideoError(f"cannot open camera {shown(spec)}: no such camera or stream; "
@@ -213,10 +213,7 @@ class OpenCvLiveSource(_ClockedSource):
         super().__init__(fps, reported if reported and 1 <= reported <= 240 else 30.0, reconnect)
 
     def _open(self) -> "cv2.VideoCapture":
-        if self.stamped:
-            return open_rtsp(self._spec)
-        backend = cv2.CAP_FFMPEG if isinstance(self._spec, str) and "://" in self._spec else cv2.CAP_ANY
-        return cv2.VideoCapture(self._spec, backend)
+        return open_capture(self._spec)
 
     def _pictures(self) -> Iterator[tuple[np.ndarray, float | None]]:
         while True:
@@ -275,6 +272,18 @@ class MjpegHttpSource(_ClockedSource):
 #: corner is what names it), and an unreachable camera given up after 5 s (microseconds) rather than
 #: waited on for good.
 RTSP_OPTIONS = "rtsp_transport;tcp|timeout;5000000"
+
+
+def is_rtsp(spec: str | int) -> bool:
+    return isinstance(spec, str) and spec.lower().startswith(("rtsp://", "rtsps://"))
+
+
+def open_capture(spec: str | int) -> "cv2.VideoCapture":
+    """OpenCV's reader of a camera index, a device path or a stream URL (an RTSP one by `open_rtsp`), as
+    `referee live` and `referee calibrate` open them; not checked for being open."""
+    if is_rtsp(spec):
+        return open_rtsp(spec)
+    return cv2.VideoCapture(spec, cv2.CAP_FFMPEG if isinstance(spec, str) and "://" in spec else cv2.CAP_ANY)
 
 
 def open_rtsp(url: str) -> "cv2.VideoCapture":

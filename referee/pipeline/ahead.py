@@ -12,8 +12,9 @@ from referee.capture.priority import give_way
 
 T = TypeVar("T")
 
-#: Items made ahead of the one being used. Each holds a frame or two (a few MB at 720p).
-DEPTH = 4
+#: Items made ahead of the one being used. Each holds a frame or two (a few MB at 720p). Deep enough to
+#: carry the helpers through the frames whose tracking costs more (see `video_file.READ_AHEAD`).
+DEPTH = 16
 
 _END = object()
 

@@ -13,8 +13,10 @@ from referee.capture.frames import Frame
 from referee.report.draw import CallFrame, crop_box, draw_call_frame
 from referee.rules.events import Event, EventType
 
-#: Frames kept in memory (at 30 fps, 4 s): a ruling comes at most a couple of seconds after its touch.
-KEEP_FRAMES = 120
+#: Footage kept in memory, by time: a ruling comes at most a couple of seconds after its touch (2.02 s at
+#: most over the 96 contested calls of twelve `all_at_once` games, a take-back at 60 fps). Kept by count
+#: (120 frames: 4 s at 30 fps, 2 s at 60) that take-back was drawn without its frames.
+KEEP_SECONDS = 4.0
 
 
 def is_contested(event: Event) -> bool:
@@ -30,11 +32,31 @@ class Call:
     frames: list[CallFrame] = field(default_factory=list)
 
 
+class RecentFrames:
+    """What was kept of each frame of the last `seconds` of footage, by frame index: as many frames as that
+    takes at any frame rate."""
+
+    def __init__(self, seconds: float = KEEP_SECONDS) -> None:
+        self.seconds = seconds
+        self._kept: collections.OrderedDict[int, tuple[float, object]] = collections.OrderedDict()
+
+    def add(self, index: int, t: float, kept: object) -> None:
+        self._kept[index] = (t, kept)
+        while next(iter(self._kept.values()))[0] < t - self.seconds:
+            self._kept.popitem(last=False)
+
+    def get(self, index: int) -> tuple[float, object] | None:
+        """(t, what was kept) of frame `index`, or None where it is older than the footage kept (or never seen)."""
+        return self._kept.get(index)
+
+    def __len__(self) -> int:
+        return len(self._kept)
+
+
 class ReportCollector:
-    def __init__(self, folder: str | pathlib.Path, *, keep: int = KEEP_FRAMES) -> None:
+    def __init__(self, folder: str | pathlib.Path, *, keep_seconds: float = KEEP_SECONDS) -> None:
         self.folder = pathlib.Path(folder)
-        self.keep = keep
-        self._ring: collections.OrderedDict[int, tuple[float, np.ndarray, np.ndarray, dict]] = collections.OrderedDict()
+        self._recent = RecentFrames(keep_seconds)
         self._box: tuple[int, int, int, int] | None = None
         self._seen_events = 0
         self.calls: list[Call] = []
@@ -54,9 +76,7 @@ class ReportCollector:
             owners[masks.owned["B"] > 0] = 2
         outlines = {place.index: place_tracker.footprint.copy() for place, place_tracker in tracker.places.items()
                     if place.kind == "spit_pile"}
-        self._ring[frame.index] = (frame.t, frame.image[y0:y1, x0:x1].copy(), owners, outlines)
-        while len(self._ring) > self.keep:
-            self._ring.popitem(last=False)
+        self._recent.add(frame.index, frame.t, (frame.image[y0:y1, x0:x1].copy(), owners, outlines))
         self._collect(session)
 
     def _collect(self, session) -> None:
@@ -72,10 +92,10 @@ class ReportCollector:
             return call
         tracker = session.tracker
         for offset, label in ((-1, "before"), (0, "at"), (1, "after")):
-            kept = self._ring.get(event.frame + offset)
+            kept = self._recent.get(event.frame + offset)
             if kept is None:
                 continue
-            t, image, owners, outlines = kept
+            t, (image, owners, outlines) = kept
             call.frames.append(draw_call_frame(label, event.frame + offset, t, image, self._box, owners, outlines,
                                                tracker, event))
         return call

@@ -52,10 +52,15 @@ def describe(event: Event) -> str:
     return kind
 
 
+#: the timeline's key, drawn under it: (mark, colour, words)
+KEY = (("dot", "A", "A"), ("dot", "B", "B"), ("cross", "A", "illegal play (in its player's colour)"),
+       ("diamond", "A", "too close to call (the best guess's colour)"))
+
+
 def timeline_image(events: list[Event], width: int = 1200) -> np.ndarray:
-    row_height, left = 26, 110
+    row_height, left, key_height = 26, 110, 24
     height = row_height * len(ROWS) + 40
-    image = np.full((height, width, 3), 255, np.uint8)
+    image = np.full((height + key_height, width, 3), 255, np.uint8)
     end = max([event.t for event in events] + [1.0])
     scale = (width - left - 20) / end
     for number, name in enumerate(ROWS):
@@ -73,12 +78,26 @@ def timeline_image(events: list[Event], width: int = 1200) -> np.ndarray:
         x = left + int(event.t * scale)
         colour = PLAYER_BGR.get(event.get("player") or event.get("first") or event.get("winner"), PLAYER_BGR[None])
         if event.type is EventType.PLAY and not event.get("legal", True):
-            cv2.drawMarker(image, (x, y), (0, 0, 0), cv2.MARKER_TILTED_CROSS, 12, 2)
+            _mark(image, "cross", (x, y), colour)
         elif event.type is EventType.TOUCH_ORDER and event.get("too_close"):
-            cv2.drawMarker(image, (x, y), colour, cv2.MARKER_DIAMOND, 12, 2)
+            _mark(image, "diamond", (x, y), colour)
         else:
-            cv2.circle(image, (x, y), 5, colour, -1, cv2.LINE_AA)
+            _mark(image, "dot", (x, y), colour)
+    x = left
+    for mark, player, words in KEY:
+        _mark(image, mark, (x, height + key_height // 2 - 2), PLAYER_BGR[player])
+        cv2.putText(image, words, (x + 12, height + key_height // 2 + 3), cv2.FONT_HERSHEY_SIMPLEX, 0.42, (60, 60, 60), 1, cv2.LINE_AA)
+        x += 24 + cv2.getTextSize(words, cv2.FONT_HERSHEY_SIMPLEX, 0.42, 1)[0][0]
     return image
+
+
+def _mark(image: np.ndarray, mark: str, at: tuple[int, int], colour: tuple[int, int, int]) -> None:
+    if mark == "cross":
+        cv2.drawMarker(image, at, colour, cv2.MARKER_TILTED_CROSS, 13, 3)
+    elif mark == "diamond":
+        cv2.drawMarker(image, at, colour, cv2.MARKER_DIAMOND, 12, 2)
+    else:
+        cv2.circle(image, at, 5, colour, -1, cv2.LINE_AA)
 
 
 def write_report(folder: pathlib.Path, events: list[Event], calls: list, *, video: str = "", notices: list = ()) -> pathlib.Path:

@@ -2,7 +2,7 @@ import cv2
 import pytest
 
 from referee.report.compare import compare, side_by_side
-from referee.report.page import describe, timeline_image, write_report
+from referee.report.page import PLAYER_BGR, ROWS, describe, timeline_image, write_report
 from referee.rules.events import Event, EventType
 
 
@@ -65,3 +65,11 @@ def test_describe_a_breach_in_words_with_its_kind():
     assert describe(event) == "A played with the other hand (two_hands)"
     unknown = Event(EventType.VIOLATION, 5.0, 150, {"player": "B", "kind": "something_new"})
     assert describe(unknown) == "B: something_new"
+
+
+def test_an_illegal_play_on_the_timeline_is_marked_in_its_players_colour():
+    image = timeline_image([play(1.0, "A", "6S"), play(9.0, "B", "8C", legal=False)])
+    play_row = image[20 + ROWS.index("play") * 26: 20 + (ROWS.index("play") + 1) * 26]
+    right_half = play_row[:, 700:]  # the illegal play at 9 s of 9 lies at the right end
+    assert (right_half == PLAYER_BGR["B"]).all(axis=2).sum() > 10
+    assert not (right_half == PLAYER_BGR["A"]).all(axis=2).any()

@@ -49,6 +49,10 @@ class RecentFrames:
         """(t, what was kept) of frame `index`, or None where it is older than the footage kept (or never seen)."""
         return self._kept.get(index)
 
+    def first_at(self, t: float) -> int | None:
+        """The index of the first frame kept taken at `t` or after (to the microsecond), or None."""
+        return next((index for index, (taken, _) in self._kept.items() if taken >= t - 1e-6), None)
+
     def __len__(self) -> int:
         return len(self._kept)
 
@@ -91,13 +95,16 @@ class ReportCollector:
         if event.frame is None:
             return call
         tracker = session.tracker
+        # drawn at the moment it happened on the table (`t`), which for a take-back lies before the frame that
+        # showed it (`frame`: the card seen back on its stock); for a card laid, the first frame touching
+        at = self._recent.first_at(event.t)
+        at = event.frame if at is None or at > event.frame else at
         for offset, label in ((-1, "before"), (0, "at"), (1, "after")):
-            kept = self._recent.get(event.frame + offset)
+            kept = self._recent.get(at + offset)
             if kept is None:
                 continue
             t, (image, owners, outlines) = kept
-            call.frames.append(draw_call_frame(label, event.frame + offset, t, image, self._box, owners, outlines,
-                                               tracker, event))
+            call.frames.append(draw_call_frame(label, at + offset, t, image, self._box, owners, outlines, tracker, event))
         return call
 
     def write(self, session, *, video: str = "") -> pathlib.Path:

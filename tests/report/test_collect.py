@@ -27,3 +27,12 @@ def test_a_frame_never_seen_is_not_found():
     recent = RecentFrames()
     recent.add(5, 0.2, "five")
     assert recent.get(4) is None and recent.get(6) is None
+
+
+def test_the_frame_of_a_moment_is_the_first_taken_at_it_or_after():
+    recent = RecentFrames(seconds=4.0)
+    for index in range(60):
+        recent.add(index, index / 30, index)
+    assert recent.first_at(1.0) == 30  # taken at 1.0 s exactly (to the microsecond)
+    assert recent.first_at(1.01) == 31  # a touch between two frames: the first frame that shows it
+    assert recent.first_at(5.0) is None  # not seen yet

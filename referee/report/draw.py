@@ -8,7 +8,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from referee.rules.events import Event
+from referee.rules.events import Event, EventType
 
 COLOURS = {"A": (40, 40, 230), "B": (230, 120, 30)}
 PILE_COLOUR = (40, 220, 250)
@@ -57,7 +57,16 @@ def draw_call_frame(label: str, frame: int, t: float, image: np.ndarray, box, ow
     scale = 1.0 if canvas.shape[1] >= 480 else 480 / canvas.shape[1]
     if scale != 1.0:
         canvas = cv2.resize(canvas, None, fx=scale, fy=scale, interpolation=cv2.INTER_LINEAR)
-    banner = f"{label}: frame {frame}  t={t:.3f}s   touch t={event.t:.3f}s"
+    banner = f"{label}: frame {frame}  t={t:.3f}s  {_from_the_moment(t, event)}"
     cv2.rectangle(canvas, (0, 0), (canvas.shape[1], 22), (0, 0, 0), -1)
     cv2.putText(canvas, banner, (6, 16), cv2.FONT_HERSHEY_SIMPLEX, 0.5, (255, 255, 255), 1, cv2.LINE_AA)
     return CallFrame(label, frame, t, canvas)
+
+
+def _from_the_moment(t: float, event: Event) -> str:
+    """How far a frame taken at `t` lies from the moment of the call ("9 ms before the touch")."""
+    moment = "touch" if event.type in (EventType.PLAY, EventType.SPIT, EventType.TOUCH_ORDER, EventType.SLAP) else "moment"
+    gap_ms = (t - event.t) * 1000.0
+    if abs(gap_ms) < 0.5:
+        return f"at the {moment}"
+    return f"{abs(gap_ms):.0f} ms {'before' if gap_ms < 0 else 'after'} the {moment}"

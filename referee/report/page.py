@@ -140,11 +140,14 @@ def write_report(folder: pathlib.Path, events: list[Event], calls: list, *, vide
                          "</figcaption></figure>")
         parts.append("</div>")
     parts.append("<h2>All rulings</h2><table><tr><th>t (s)</th><th>frame</th><th>type</th><th>ruling</th></tr>")
+    drawn = {id(call.event): number for number, call in enumerate(calls, start=1)}  # a contested call links to its frames
     for event in events:
         player = event.get("player") or ""
         css = f" class='{player}{' illegal' if event.type is EventType.PLAY and not event.get('legal', True) else ''}'"
-        parts.append(f"<tr{css}><td>{event.t:.3f}</td><td>{event.frame}</td><td>{event.type.value}</td>"
-                     f"<td>{html.escape(describe(event))}</td></tr>")
+        ruling = html.escape(describe(event))
+        if id(event) in drawn:
+            ruling = f"<a href='#call{drawn[id(event)]}'>{ruling}</a>"
+        parts.append(f"<tr{css}><td>{event.t:.3f}</td><td>{event.frame}</td><td>{event.type.value}</td><td>{ruling}</td></tr>")
     parts.append("</table></body></html>")
     page = folder / "index.html"
     page.write_text("\n".join(parts), encoding="utf-8")

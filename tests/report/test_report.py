@@ -73,3 +73,13 @@ def test_an_illegal_play_on_the_timeline_is_marked_in_its_players_colour():
     right_half = play_row[:, 700:]  # the illegal play at 9 s of 9 lies at the right end
     assert (right_half == PLAYER_BGR["B"]).all(axis=2).sum() > 10
     assert not (right_half == PLAYER_BGR["A"]).all(axis=2).any()
+
+
+def test_a_contested_call_in_the_list_of_rulings_links_to_its_frames(tmp_path):
+    from referee.report.collect import Call
+
+    illegal = TRUTH[2]
+    page = write_report(tmp_path / "r", TRUTH, [Call(illegal)], video="game.mp4")
+    html = page.read_text()
+    assert "id='call1'" in html and "<a href='#call1'>A plays 8C on 5H (pile 0): ILLEGAL</a>" in html
+    assert html.count("href='#call") == 1  # the legal plays are not linked

@@ -12,8 +12,8 @@ from referee.rules.cards import Card
 from referee.rules.config import RulesConfig
 from referee.rules.engine import RulesEngine
 from referee.rules.observations import (
-    CardLanded, CardTakenBack, LayoutSeen, RoundLaidOut, SpitTurned, StockSeenEmpty, StockSeenFaceDown, StocksSettled,
-    StockTurnedUp,
+    CardLanded, CardTakenBack, LayoutSeen, RoundLaidOut, Slap, SpitTurned, StockSeenEmpty, StockSeenFaceDown,
+    StocksSettled, StockTurnedUp,
 )
 from referee.rules.state import GamePhase
 
@@ -205,6 +205,26 @@ def test_a_table_first_seen_stalled_stalled_before_the_video_began_the_stall_is_
     strict = RulesEngine(RulesConfig())
     assert kinds(strict.observe(LayoutSeen(0.0, base.stock_tops, base.stock_counts, base.spit_counts, ["7C", "7D"]))) == [
         "round_start", "stall"]
+
+
+def test_a_table_first_seen_with_a_players_stocks_all_bare_is_a_round_over_and_its_slaps_are_ruled():
+    """A clip that opens just after A laid its last stock card (`touch_order` seed 123, cut 0.8 s before the
+    slaps): A's five slots bare, cards on both spit piles. The round was over before the layout was seen; the
+    hands that come down on the piles are its slaps, and settle it."""
+    base = layout(a="- - - - -", b="- QH - - 4H")
+    engine = RulesEngine(CAMERA)
+    events = engine.observe(LayoutSeen(0.43, base.stock_tops, base.stock_counts, {"A": 3, "B": 3}, ["5D", "KC"],
+                                       counts_at_least=True))
+    assert [kind for kind in kinds(events) if kind != "notice"] == ["round_start", "round_over"]
+    assert of_type(events, "round_over")[0]["reason"] == "stock_out" and of_type(events, "round_over")[0]["player"] == "A"
+    assert "A had no stock cards left as the table was first seen" in notices(events)
+    events = engine.observe(Slap(0.77, "B", 1)) + engine.observe(Slap(0.83, "A", 1))
+    assert of_type(events, "round_end")[0]["takes"] == {"B": 1, "A": 0}
+    # with a stock card left on each side, play goes on as first seen
+    base = layout(a="- - 7S - -", b="- QH - - 4H")
+    events = RulesEngine(CAMERA).observe(LayoutSeen(0.43, base.stock_tops, base.stock_counts, {"A": 3, "B": 3},
+                                                    ["5D", "KC"], counts_at_least=True))
+    assert [kind for kind in kinds(events) if kind != "notice"] == ["round_start"]
 
 
 # ---- a spit pile whose top is unknown -------------------------------------------------------------------

@@ -32,6 +32,7 @@ ORDER = (
     "racing_unseen_decks",
     "referee_steep",
     "clip_openings",
+    "clip_slaps",
     "referee_unseen",
     "other_decks",
     "all_at_once",

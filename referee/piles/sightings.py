@@ -93,6 +93,9 @@ class LayoutRead:
     #: the first frame showed no stock card that could be played: the cards laid before this read that fit
     #: no top are the spits after a stall
     looked_stalled: bool = False
+    #: the players seen laying a card on a spit pile before this read whose ruling is still to come (not taken
+    #: into the layout): what they laid may have been their last stock card
+    laid_by: frozenset[str] = frozenset()
 
 
 @dataclass(frozen=True)

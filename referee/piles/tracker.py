@@ -350,12 +350,20 @@ class TableTracker:
             self.opening.first.update(self._read_all([place for place in self.places if place.kind == "stock"], image, view=view))
         self._first_look = None
         laid_on = self.opening.laid_on(touched)
+        # who laid a card before the layout that is to be ruled after it (judged already, covered by a later card and
+        # waiting to be named, or not judged yet), on a pile the layout does not take as it is (`Opening.keep`)
+        forgotten = self.opening.forgotten
+        laid_by = {arrival.player for arrival in [*self.opening.early, *self.covered.waiting()]
+                   if arrival.player is not None and arrival.pile not in forgotten} | {
+            visit.player for place in SPIT_PILES if place.index not in forgotten
+            for visit in [*self.places[place].finished, *self.places[place].visits.values(), *self._retries.get(place, ((),))[0]]
+            if visit.touch is not None and visit.brought_card}
         layout = self._with_the_suits_seen(self._read_layout(frame, first=True, keep_piles=laid_on))
         layout, early, left = self.opening.read(layout, touched)
         for player, cards in left.items():  # they name the covered cards laid before the layout
             for card in cards:
                 self.covered.left_stock(player, frame.t, card, self.opening.t)
-        return [layout] + early
+        return [replace(layout, laid_by=frozenset(laid_by))] + early
 
     def _outline_the_piles(self, readings: dict[Place, Reading]) -> None:
         """A video that opens on cards lying on the spit piles (a clip cut mid-game): each pile's top card

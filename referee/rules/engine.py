@@ -270,14 +270,13 @@ class RulesEngine(PlayRules):
             self._scores = dict(obs.scores)
         self._phase = GamePhase.PLAYING
         start = self._event(EventType.ROUND_START, obs, round=self._round, spit_piles=self._in_use, mid_round=True)
-        out = [player for player in PLAYERS if self._players[player].stock_count == 0]
-        if self.config.camera_tolerant and out and any(top is not None for top in obs.pile_tops):
+        if self.config.camera_tolerant and obs.stocks_out is not None:
             # [camera reading] a first view of a round that is over: a player's stock slots all bare while the spit
             # piles still hold their cards (a clip that opens as the last stock card is laid, or as the hands go for
             # the slaps). The round ended before the layout was seen; its slaps are still to come
-            self._notes.append(f"{' and '.join(out)} had no stock cards left as the table was first seen: the round was "
+            self._notes.append(f"{obs.stocks_out} had no stock cards left as the table was first seen: the round was "
                                "over already, and the slaps are still to come")
-            return [start] + self._round_over(obs, "stock_out", out[0] if len(out) == 1 else None)
+            return [start] + self._round_over(obs, "stock_out", obs.stocks_out)
         stalled = self._check_stall(obs)
         if self.config.camera_tolerant and any(event.type is EventType.STALL for event in stalled):
             # a camera's first view of a table stalled already (a clip that opens while the players wait to

@@ -146,6 +146,9 @@ class LayoutSeen(_Observation):
     unknown_piles: Sequence[int] = ()
     #: True: the stock counts are the least seen (one card per pile showing), more may lie under the tops
     counts_at_least: bool = False
+    #: the player who had played their last stock card before the table was seen (every stock slot bare, no card of
+    #: theirs seen laid since the video began): the round is over, its slaps to come (a camera's reading)
+    stocks_out: str | None = None
 
     def __post_init__(self) -> None:
         super().__post_init__()
@@ -173,6 +176,8 @@ class LayoutSeen(_Observation):
             self._set("pile_counts", counts)
         if self.scores is not None:
             self._set("scores", _counts_per_player(self, self.scores, "scores", None))
+        if self.stocks_out is not None and (self.stocks_out not in ("A", "B") or any(self.stock_counts[self.stocks_out])):
+            self._fail(f"stocks_out must be a player whose stock counts are all 0, got {self.stocks_out!r}")
         for player in PLAYERS:
             for slot, (top, count) in enumerate(zip(self.stock_tops[player], self.stock_counts[player])):
                 if top is not None and count == 0:

@@ -964,3 +964,26 @@ def test_the_top_a_clip_s_layout_showed_seen_back_on_the_stock_a_moment_after_th
                  arrival(1.1 + back_after, 1, "B", "3C")]
     events, _, engine = referee(sightings, ahead=True)
     assert_lifted_back_to_a1(events, engine, taken_back, lifted="2H", next_play=("B", 1, "3C", "4D", True), else_play=("A", 1, "4D", "2H"))
+
+
+@pytest.mark.parametrize("laid_by, slaps_ruled", [
+    (frozenset(), True),      # A's last stock card was laid before the video began: the round is over as first seen
+    (frozenset("A"), False),  # A was seen laying a card before the layout was read, to be ruled after it: that card
+                              # ends the round as it is ruled (racing seed 129's clip from 27.15 s), not the layout
+])
+def test_a_clip_that_opens_with_a_player_s_stocks_all_bare_is_a_round_over_whose_slaps_are_ruled(laid_by, slaps_ruled):
+    """`clip_slaps`: racing seed 123 cut 0.8 s before the slaps, as A's last stock card lands. The round was
+    taken as going on, and the two hands that came down on pile 1 as mere touches: no slap, no round's end."""
+    opening = replace(LayoutRead(0.43, 13, stocks(a="- - - - -", b="- QH - - 4H"), (card("5D"), card("KC")), first=True),
+                      laid_by=laid_by)
+    events, observations, engine = referee([opening, PileTouched(0.77, 24, 1, "B", 0.005), PileTouched(0.83, 25, 1, "A", 0.005)])
+    assert observations[0].stocks_out == (None if laid_by else "A")
+    slaps = [(event["player"], event["pile"]) for kind, event in events if kind == "slap"]
+    assert slaps == ([("B", 1), ("A", 1)] if slaps_ruled else [])
+    assert [event["takes"] for kind, event in events if kind == "round_end"] == ([{"B": 1, "A": 0}] if slaps_ruled else [])
+
+
+def test_a_layout_with_both_players_stocks_bare_ends_no_round():
+    opening = LayoutRead(0.43, 13, stocks(a="- - - - -", b="- - - - -"), (card("5D"), card("KC")), first=True)
+    _, observations, engine = referee([opening])
+    assert observations[0].stocks_out is None and engine.state.phase is not GamePhase.ROUND_OVER

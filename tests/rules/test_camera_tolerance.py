@@ -214,17 +214,20 @@ def test_a_table_first_seen_with_a_players_stocks_all_bare_is_a_round_over_and_i
     base = layout(a="- - - - -", b="- QH - - 4H")
     engine = RulesEngine(CAMERA)
     events = engine.observe(LayoutSeen(0.43, base.stock_tops, base.stock_counts, {"A": 3, "B": 3}, ["5D", "KC"],
-                                       counts_at_least=True))
+                                       counts_at_least=True, stocks_out="A"))
     assert [kind for kind in kinds(events) if kind != "notice"] == ["round_start", "round_over"]
     assert of_type(events, "round_over")[0]["reason"] == "stock_out" and of_type(events, "round_over")[0]["player"] == "A"
     assert "A had no stock cards left as the table was first seen" in notices(events)
     events = engine.observe(Slap(0.77, "B", 1)) + engine.observe(Slap(0.83, "A", 1))
     assert of_type(events, "round_end")[0]["takes"] == {"B": 1, "A": 0}
-    # with a stock card left on each side, play goes on as first seen
-    base = layout(a="- - 7S - -", b="- QH - - 4H")
-    events = RulesEngine(CAMERA).observe(LayoutSeen(0.43, base.stock_tops, base.stock_counts, {"A": 3, "B": 3},
-                                                    ["5D", "KC"], counts_at_least=True))
+    # A's stocks bare, but A's last stock card seen laid in the clip before the layout was read (not said
+    # stocks_out): play goes on as first seen, and that card, ruled, ends the round
+    engine = RulesEngine(CAMERA)
+    events = engine.observe(LayoutSeen(0.43, base.stock_tops, base.stock_counts, {"A": 3, "B": 3}, ["5D", "KC"],
+                                       counts_at_least=True))
     assert [kind for kind in kinds(events) if kind != "notice"] == ["round_start"]
+    with pytest.raises(ObservationError, match="stocks_out must be a player whose stock counts are all 0"):
+        LayoutSeen(0.43, base.stock_tops, base.stock_counts, {"A": 3, "B": 3}, ["5D", "KC"], stocks_out="B")
 
 
 # ---- a spit pile whose top is unknown -------------------------------------------------------------------

@@ -56,6 +56,12 @@ STOCK_AHEAD_SECONDS = 0.6
 #: last centimetres are straight down, which a camera above barely sees. Measured on 16 slaps of the
 #: rendered benchmarks (session 15): -100 to +224 ms off, 74 ms median, where the fit claimed about 7.
 SLAP_ERROR_S = 0.075
+#: A hand's touch of a spit pile no deeper than this (mm inside its outline) once the round is over is a graze,
+#: not yet a slap: the same hand touching the other pile deeper within GRAZE_SECONDS after it slapped that one
+#: (a clip of racing seed 127 cut 0.8 s before the slaps: A's hand, landing on B's hand on pile 1, grazed pile
+#: 0 by 2 mm two frames before, and its slap went to pile 0; in the game the two touches fell in one frame)
+GRAZE_MM = 4.0
+GRAZE_SECONDS = 0.15
 #: A card a player laid on a spit pile and seen back on one of their stocks within this many seconds was
 #: taken back (`Translator._taken_back_to_stock`): when the other player lays a card on the pile at
 #: once, the pile never shows the card under it again, but the stock shows the card come back.
@@ -152,7 +158,8 @@ class Translator:
         its ruling should wait (STOCK_AHEAD_SECONDS) for the stocks to show which card left them, and for
         what the same hand did on the other pile."""
         if isinstance(sighting, PileTouched):
-            return state.phase is GamePhase.PLAYING  # a card laid unseen is named by the stock it left
+            # a card laid unseen is named by the stock it left; a graze once the round is over waits for the slap
+            return state.phase is GamePhase.PLAYING or (state.phase is GamePhase.ROUND_OVER and sighting.depth <= GRAZE_MM)
         return (isinstance(sighting, Arrival) and sighting.card is not None and state.phase is GamePhase.PLAYING
                 and (len(self._fitting(sighting, state)) > 1 or sighting.confidence < PASSING_BELOW or sighting.together))
 
@@ -169,9 +176,9 @@ class Translator:
                                 "than it laid the round's last card: laying it, not a slap")
                 deeper = _slapped_deeper(sighting, coming)
                 if deeper is not None:
-                    return [], (f"{sighting.player}'s hand touched both spit piles at once at t={sighting.t:.3f}s: it slapped "
-                                f"pile {deeper.pile}, {deeper.depth:.0f} mm inside its outline, and grazed pile {sighting.pile} "
-                                f"({sighting.depth:.0f} mm)")
+                    return [], (f"{sighting.player}'s hand touched both spit piles at t={sighting.t:.3f}s and t={deeper.t:.3f}s: "
+                                f"it slapped pile {deeper.pile}, {deeper.depth:.0f} mm inside its outline, and grazed pile "
+                                f"{sighting.pile} ({sighting.depth:.0f} mm)")
                 return [_slap(sighting)], None
             if state.phase is GamePhase.PLAYING and not sighting.through_hand:
                 self._touched = self._touched[-7:] + [(sighting.t, sighting.player, sighting.pile)]
@@ -922,12 +929,16 @@ def _lost_its_top(sighting: StockSeen) -> bool:
 
 def _slapped_deeper(sighting: PileTouched, coming: Sequence[Sighting]) -> PileTouched | None:
     """The same hand's touch of the other spit pile among the sightings to come, at the same moment (within
-    their errors) and reaching deeper inside its outline, or None. Only a player's first slap counts, and a
-    hand slapping one pile in parallax spreads its fingers over the other's edge in the same frame (seed
-    127's racing game: A's slap landing on B's hand on pile 1 grazed pile 0 by 2 mm, and went to pile 0)."""
+    their errors), or within GRAZE_SECONDS after `sighting` where that only grazed its pile (GRAZE_MM), and
+    reaching deeper inside its outline, or None. Only a player's first slap counts, and a hand slapping one pile
+    in parallax spreads its fingers over the other's edge in the same frame (seed 127's racing game: A's slap
+    landing on B's hand on pile 1 grazed pile 0 by 2 mm, and went to pile 0), or a frame or two before."""
     for seen in coming:
-        if (isinstance(seen, PileTouched) and seen.player == sighting.player and seen.pile != sighting.pile
-                and not seen.through_hand and abs(seen.t - sighting.t) <= seen.error + sighting.error and seen.depth > sighting.depth):
+        if not (isinstance(seen, PileTouched) and seen.player == sighting.player and seen.pile != sighting.pile
+                and not seen.through_hand and seen.depth > sighting.depth):
+            continue
+        if abs(seen.t - sighting.t) <= seen.error + sighting.error or (
+                sighting.depth <= GRAZE_MM and 0.0 <= seen.t - sighting.t <= GRAZE_SECONDS):
             return seen
     return None
 

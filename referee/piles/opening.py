@@ -76,6 +76,7 @@ class Opening:
         self.period = period
         self.first = first            # every place as the first frame showed it
         self.early: list[Arrival] = []
+        self.touched_early: list[PileTouched] = []  # hands that touched a spit pile and laid nothing (slaps, if over)
         self.frame = 0                # the frame the layout was read in
         self.laid_over: set[int] = set()  # spit piles the layout takes as they are, what was laid before included
         self.forgotten: set[int] = set()  # ... and of those, the ones whose cards laid before are not ruled later

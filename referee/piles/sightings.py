@@ -93,9 +93,11 @@ class LayoutRead:
     #: the first frame showed no stock card that could be played: the cards laid before this read that fit
     #: no top are the spits after a stall
     looked_stalled: bool = False
-    #: the players seen laying a card on a spit pile before this read whose ruling is still to come (not taken
-    #: into the layout): what they laid may have been their last stock card
-    laid_by: frozenset[str] = frozenset()
+    #: a clip's opening read only: the player whose stock slots were all bare, with no card of theirs laid on a
+    #: spit pile before this read still to be ruled (what they laid may have been their last stock card, which
+    #: ends the round as it is ruled): they had played their last stock card before the video began, and the
+    #: round is over (None when both or neither are so)
+    stocks_out: str | None = None
 
 
 @dataclass(frozen=True)

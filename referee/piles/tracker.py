@@ -338,7 +338,9 @@ class TableTracker:
             for visit in self.places[place].visits.values():
                 if visit.first_frame == frame.index and visit.samples:
                     self.opening.saw_hand(place.index, frame.index, visit.samples[0][2])
-        self.opening.early.extend(sighting for sighting in self._judge(laid, frame) if isinstance(sighting, Arrival))
+        judged = self._judge(laid, frame)
+        self.opening.early.extend(sighting for sighting in judged if isinstance(sighting, Arrival))
+        self.opening.touched_early.extend(sighting for sighting in judged if isinstance(sighting, PileTouched))
         settled = all(tracker.settled_crop is not None for tracker in self.places.values())
         if not settled and frame.t - self.opening.t < START_WAIT_SECONDS:
             return []
@@ -350,20 +352,31 @@ class TableTracker:
             self.opening.first.update(self._read_all([place for place in self.places if place.kind == "stock"], image, view=view))
         self._first_look = None
         laid_on = self.opening.laid_on(touched)
-        # who laid a card before the layout that is to be ruled after it (judged already, covered by a later card and
-        # waiting to be named, or not judged yet), on a pile the layout does not take as it is (`Opening.keep`)
-        forgotten = self.opening.forgotten
-        laid_by = {arrival.player for arrival in [*self.opening.early, *self.covered.waiting()]
-                   if arrival.player is not None and arrival.pile not in forgotten} | {
-            visit.player for place in SPIT_PILES if place.index not in forgotten
+        # the cards laid before the layout (judged already, covered by a later card and waiting to be named, or not
+        # judged yet): (player, pile, touch time)
+        laid = [(arrival.player, arrival.pile, arrival.t) for arrival in [*self.opening.early, *self.covered.waiting()]
+                if arrival.player is not None] + [
+            (visit.player, place.index, visit.touch.t) for place in SPIT_PILES
             for visit in [*self.places[place].finished, *self.places[place].visits.values(), *self._retries.get(place, ((),))[0]]
-            if visit.touch is not None and visit.brought_card}
+            if visit.touch is not None and visit.brought_card]
+        # who laid one still to be ruled after it, on a pile the layout does not take as it is (`Opening.keep`)
+        laid_by = {player for player, pile, _ in laid if pile not in self.opening.forgotten}
         layout = self._with_the_suits_seen(self._read_layout(frame, first=True, keep_piles=laid_on))
         layout, early, left = self.opening.read(layout, touched)
         for player, cards in left.items():  # they name the covered cards laid before the layout
             for card in cards:
                 self.covered.left_stock(player, frame.t, card, self.opening.t)
-        return [replace(layout, laid_by=frozenset(laid_by))] + early
+        out = _stocks_out(layout, laid_by)
+        if out is None:
+            return [layout] + early
+        # the round was over as the video began: the hands that touched the piles meanwhile were its slaps, ruled
+        # after the layout, which is dated before them; not a hand there already as the video began, nor one that
+        # laid a card later (laying the round's last card, taken into the layout: its fingers over the other pile)
+        last_laid = {player: max(t for who, _, t in laid if who == player) for player in {who for who, _, _ in laid}}
+        touches = sorted((touch for touch in self.opening.touched_early if not self.opening.hand_there(touch.t, touch.pile)
+                          and touch.t > last_laid.get(touch.player, float("-inf"))), key=lambda touch: touch.t)
+        layout = replace(layout, stocks_out=out, t=min([layout.t] + [touch.t - 0.001 for touch in touches]))
+        return [layout] + early + touches
 
     def _outline_the_piles(self, readings: dict[Place, Reading]) -> None:
         """A video that opens on cards lying on the spit piles (a clip cut mid-game): each pile's top card
@@ -1072,3 +1085,10 @@ def _doubtful(reading: Reading) -> bool:
 def _arm_offset(visit: Visit) -> float | None:
     """Where the hand's arm came from as it reached the pile: the middle of its first measures."""
     return float(np.median(visit.arms)) if visit.arms else None
+
+
+def _stocks_out(layout: LayoutRead, laid_by: set[str]) -> str | None:
+    """`LayoutRead.stocks_out` of a clip's opening layout: the one player whose five stock slots read bare and
+    who laid no card before it that is still to be ruled (`laid_by`), or None."""
+    out = [player for player, row in layout.stocks.items() if all(reading.empty for reading in row[:5]) and player not in laid_by]
+    return out[0] if len(out) == 1 else None

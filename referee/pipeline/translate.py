@@ -235,7 +235,7 @@ class Translator:
         observation = LayoutSeen(sighting.t, tops, counts, spit, [piles[0].card, piles[1].card],
                                  unknown_piles=unknown, counts_at_least=True, frame=sighting.frame,
                                  round_number=state.round_number if under_way else state.round_number + 1,
-                                 stocks_out=_stocks_out(counts, sighting))
+                                 stocks_out=sighting.stocks_out)
         if unknown:
             seen = {True: "a card there not named", False: "nothing seen there"}
             read = ", ".join(f"spit pile {index} ({seen[piles[index].face_down]})" for index in unknown)
@@ -1038,12 +1038,3 @@ def _of_rank(rank: str, alternatives: Sequence[tuple[Card, float]]) -> Card:
             return Card(rank, suit)
     return Card(rank, None)
 
-
-def _stocks_out(counts: dict[str, list[int]], layout: LayoutRead) -> str | None:
-    """The player who had played their last stock card before the video began, as a mid-round layout shows it:
-    every one of their stock slots bare, and no card of theirs seen laid on a spit pile before the layout was
-    read (`LayoutRead.laid_by`: that may have been their last stock card, which ends the round as it is ruled).
-    A clip that opens as the hands go for the slaps (`clip_slaps`) had the round taken as going on, and the
-    slaps as hands touching the piles. None when both or neither are so."""
-    out = [player for player in PLAYERS if not any(counts[player]) and player not in layout.laid_by]
-    return out[0] if len(out) == 1 else None

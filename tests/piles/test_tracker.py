@@ -13,7 +13,9 @@ from referee.piles.sightings import Arrival, LayoutRead, PileTouched, StockSeen,
 from referee.piles.table_view import RectMM, TableView
 from referee.piles.touch import TouchEstimate
 from referee.piles.reading import Reading
-from referee.piles.tracker import LEFT_BEHIND_COVER, READ_PX_PER_MM, TableTracker, _fills_slot, _first_on_hand, _unsure_guess
+from referee.piles.tracker import (
+    LEFT_BEHIND_COVER, READ_PX_PER_MM, TableTracker, _fills_slot, _first_on_hand, _stocks_out, _unsure_guess,
+)
 from referee.piles.zones import Place
 from referee.rules.cards import Card
 from referee.table.layout import TableLayout
@@ -1100,3 +1102,18 @@ def test_a_clip_s_layout_outlines_each_spit_pile_where_the_recogniser_found_its_
     assert len(layouts) == 1 and str(layouts[0].piles[1]) == "9C"
     corners = place.card_corners_mm(place.footprint)
     assert corners is not None and np.hypot(*(corners.mean(axis=0) - pile)) < 2.5
+
+
+@pytest.mark.parametrize("a_row, b_row, laid_by, out", [
+    ("- - - - -", "QH - 4H - -", set(), "A"),         # A's stocks bare: A played the last stock card before the video
+    ("- - - - -", "QH - 4H - -", {"A"}, None),        # ... unless A laid a card the referee has still to rule: that one
+    ("- - - - -", "- - - - -", set(), None),          # both bare: no telling whose round it was
+    ("- 7S - - -", "QH - 4H - -", set(), None),       # a stock card left on each side: play goes on
+    ("- - - - -", "QH - 4H - -", {"B"}, "A"),         # B's cards still to be ruled say nothing of A's stocks
+])
+def test_the_player_whose_stocks_were_out_as_a_clip_opened(a_row, b_row, laid_by, out):
+    def row(text):
+        return tuple(Reading(None) if slot == "-" else Reading(Card.parse(slot), confidence=0.9) for slot in text.split()) + (Reading(None),)
+
+    layout = LayoutRead(0.4, 12, {"A": row(a_row), "B": row(b_row)}, (Reading(Card.parse("5D")), Reading(Card.parse("KC"))), first=True)
+    assert _stocks_out(layout, laid_by) == out

@@ -352,31 +352,39 @@ class TableTracker:
             self.opening.first.update(self._read_all([place for place in self.places if place.kind == "stock"], image, view=view))
         self._first_look = None
         laid_on = self.opening.laid_on(touched)
-        # the cards laid before the layout (judged already, covered by a later card and waiting to be named, or not
-        # judged yet): (player, pile, touch time)
-        laid = [(arrival.player, arrival.pile, arrival.t) for arrival in [*self.opening.early, *self.covered.waiting()]
-                if arrival.player is not None] + [
-            (visit.player, place.index, visit.touch.t) for place in SPIT_PILES
-            for visit in [*self.places[place].finished, *self.places[place].visits.values(), *self._retries.get(place, ((),))[0]]
-            if visit.touch is not None and visit.brought_card]
-        # who laid one still to be ruled after it, on a pile the layout does not take as it is (`Opening.keep`)
-        laid_by = {player for player, pile, _ in laid if pile not in self.opening.forgotten}
+        laid = self._laid_before_the_layout()
         layout = self._with_the_suits_seen(self._read_layout(frame, first=True, keep_piles=laid_on))
         layout, early, left = self.opening.read(layout, touched)
         for player, cards in left.items():  # they name the covered cards laid before the layout
             for card in cards:
                 self.covered.left_stock(player, frame.t, card, self.opening.t)
-        out = _stocks_out(layout, laid_by)
+        layout, slaps = self._round_over_as_it_opened(layout, laid)
+        return [layout] + early + slaps
+
+    def _laid_before_the_layout(self) -> list[tuple[str, int, float]]:
+        """The cards laid on the spit piles before the opening layout: judged already, covered by a later card and
+        waiting to be named, or not judged yet; (player, pile, touch time)."""
+        judged = [(arrival.player, arrival.pile, arrival.t) for arrival in [*self.opening.early, *self.covered.waiting()]
+                  if arrival.player is not None]
+        return judged + [(visit.player, place.index, visit.touch.t) for place in SPIT_PILES
+                         for visit in [*self.places[place].finished, *self.places[place].visits.values(),
+                                       *self._retries.get(place, ((),))[0]]
+                         if visit.touch is not None and visit.brought_card]
+
+    def _round_over_as_it_opened(self, layout: LayoutRead, laid: list[tuple[str, int, float]]) -> tuple[LayoutRead, list[PileTouched]]:
+        """The opening layout, saying whose stocks were out (`LayoutRead.stocks_out`: `laid`, the cards laid before
+        it, tell who laid one still to be ruled after it, on a pile the layout does not take as it is), and the slaps
+        to rule after it: where one player's stocks were out, the round was over as the video began, and the hands
+        that touched the piles meanwhile were its slaps (the layout dated before them). Not a hand there already as
+        the video began, nor one that laid a card later (laying the round's last card, taken into the layout: its
+        fingers over the other pile)."""
+        out = _stocks_out(layout, {player for player, pile, _ in laid if pile not in self.opening.forgotten})
         if out is None:
-            return [layout] + early
-        # the round was over as the video began: the hands that touched the piles meanwhile were its slaps, ruled
-        # after the layout, which is dated before them; not a hand there already as the video began, nor one that
-        # laid a card later (laying the round's last card, taken into the layout: its fingers over the other pile)
+            return layout, []
         last_laid = {player: max(t for who, _, t in laid if who == player) for player in {who for who, _, _ in laid}}
-        touches = sorted((touch for touch in self.opening.touched_early if not self.opening.hand_there(touch.t, touch.pile)
-                          and touch.t > last_laid.get(touch.player, float("-inf"))), key=lambda touch: touch.t)
-        layout = replace(layout, stocks_out=out, t=min([layout.t] + [touch.t - 0.001 for touch in touches]))
-        return [layout] + early + touches
+        slaps = sorted((touch for touch in self.opening.touched_early if not self.opening.hand_there(touch.t, touch.pile)
+                        and touch.t > last_laid.get(touch.player, float("-inf"))), key=lambda touch: touch.t)
+        return replace(layout, stocks_out=out, t=min([layout.t] + [slap.t - 0.001 for slap in slaps])), slaps
 
     def _outline_the_piles(self, readings: dict[Place, Reading]) -> None:
         """A video that opens on cards lying on the spit piles (a clip cut mid-game): each pile's top card

@@ -147,11 +147,13 @@ def test_live_goes_on_refereeing_when_the_camera_comes_back(stream, fakes, tmp_p
     # the table taken up again as seen, in the same round: the 10H and JH laid on pile 1 while the camera was
     # blind are not ruled (as the JH played on the 9C under them, illegal, they were before)
     assert not {"10H", "JH"} & set(after)
-    # the board showed the players the referee was blind, between the plays before and after
-    # (and again as the footage ended, while it was tried for 3 s)
+    # the board showed the players the referee was blind, between the plays before and after (the play before
+    # may be announced as the camera is lost, where a loaded machine rules it late: its ruling waits a moment
+    # for the stocks), and again as the footage ended, while it was tried for 3 s
     commands = [command[0] for command in fakes.commands if command[0] in ("legal_play", "illegal_play", "camera_lost", "camera_back")]
-    assert commands[:3] == ["legal_play", "camera_lost", "camera_back"] and commands[-2:] == ["illegal_play", "camera_lost"]
-    assert commands.count("camera_back") == 1
+    back = commands.index("camera_back")
+    assert commands.count("camera_back") == 1 and "camera_lost" in commands[:back] and "legal_play" in commands[:back]
+    assert commands[-2:] == ["illegal_play", "camera_lost"]
     assert [(e["round"], e["mid_round"]) for e in logged if e.type is EventType.ROUND_START] == [(1, True), (1, True)]
     # the recording keeps the gap in its times, and replays as the game was refereed live
     replayed = [e for e in read_event_log(str(_replayed(recording, calibration, tmp_path))) if e.type is EventType.PLAY]

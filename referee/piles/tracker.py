@@ -366,9 +366,9 @@ class TableTracker:
         waiting to be named, or not judged yet; (player, pile, touch time)."""
         judged = [(arrival.player, arrival.pile, arrival.t) for arrival in [*self.opening.early, *self.covered.waiting()]
                   if arrival.player is not None]
+        retried = {place: visits for place, (visits, _, _) in self._retries.items()}
         return judged + [(visit.player, place.index, visit.touch.t) for place in SPIT_PILES
-                         for visit in [*self.places[place].finished, *self.places[place].visits.values(),
-                                       *self._retries.get(place, ((),))[0]]
+                         for visit in [*self.places[place].finished, *self.places[place].visits.values(), *retried.get(place, [])]
                          if visit.touch is not None and visit.brought_card]
 
     def _round_over_as_it_opened(self, layout: LayoutRead, laid: list[tuple[str, int, float]]) -> tuple[LayoutRead, list[PileTouched]]:

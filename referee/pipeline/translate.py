@@ -1037,4 +1037,3 @@ def _of_rank(rank: str, alternatives: Sequence[tuple[Card, float]]) -> Card:
         if suits[suit] >= SUIT_BY_BOTH * sum(suits.values()):
             return Card(rank, suit)
     return Card(rank, None)
-

@@ -147,7 +147,7 @@ class LayoutSeen(_Observation):
     #: True: the stock counts are the least seen (one card per pile showing), more may lie under the tops
     counts_at_least: bool = False
     #: the player who had played their last stock card before the table was seen (every stock slot bare, no card of
-    #: theirs seen laid since the video began): the round is over, its slaps to come (a camera's reading)
+    #: theirs laid since the video began still to be ruled): the round is over, its slaps to come (a camera's reading)
     stocks_out: str | None = None
 
     def __post_init__(self) -> None:

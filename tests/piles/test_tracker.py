@@ -14,7 +14,8 @@ from referee.piles.table_view import RectMM, TableView
 from referee.piles.touch import TouchEstimate
 from referee.piles.reading import Reading
 from referee.piles.tracker import (
-    LEFT_BEHIND_COVER, READ_PX_PER_MM, TableTracker, _fills_slot, _first_on_hand, _stocks_out, _unsure_guess,
+    LEFT_BEHIND_COVER, READ_PX_PER_MM, TURNING_DEPTH_MM, TableTracker, _fills_slot, _first_on_hand, _stocks_out, _unsure_guess,
+    last_on_the_card,
 )
 from referee.piles.zones import Place
 from referee.rules.cards import Card
@@ -1004,6 +1005,26 @@ def test_a_hand_that_came_down_on_the_other_hand_before_touching_the_pile_first_
         visit.through_hand = TouchEstimate(on_hand_at, 64, 0.01)
     assert _first_on_hand(visit, visit.touch) == expected
 
+
+
+def _visit(player: str, depths: list[float], start: float = 3.0, period: float = 1 / 30) -> Visit:
+    """A hand near a stock slot, one sample a frame: `depths` its signed distance to the slot's card (mm)."""
+    first = int(round(start / period))
+    return Visit(player, first, samples=[(first + k, start + k * period, d) for k, d in enumerate(depths)])
+
+
+def test_a_stock_turned_up_is_dated_when_the_hand_last_lay_over_its_card_not_when_it_drew_back():
+    # seed 513 of `all_at_once --seeds`: the hand turns the card (34 mm over it: the card in hand covers the
+    # slot), then rests 14 mm over its edge for half a second before leaving
+    turning, resting = [-34.0] * 4 + [-26.0], [-14.0] * 15 + [-2.0, 16.0]
+    visit = _visit("A", turning + resting)
+    assert last_on_the_card([visit]) == pytest.approx(3.0 + 4 / 30)
+    # never that deep (a card slid in from the side, a hand squaring the pile): the last frame it was near
+    shallow = _visit("A", [-12.0, -TURNING_DEPTH_MM + 1, -8.0, 12.0])
+    assert last_on_the_card([shallow]) == pytest.approx(3.0 + 3 / 30)
+    # two hands there: the later of the two
+    assert last_on_the_card([visit, _visit("A", [-30.0, -30.0, 5.0], start=3.5)]) == pytest.approx(3.5 + 1 / 30)
+    assert last_on_the_card([Visit("A", 90)]) is None
 
 
 class BlindUnderAHand(ColourNamer):

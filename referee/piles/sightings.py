@@ -111,14 +111,15 @@ class TableCleared:
 @dataclass(frozen=True)
 class TableQuiet:
     """No hand has been near a stock or spit pile, and nothing was waiting to be read, since `t`
-    (sent once per quiet spell, `quiet.QUIET_SECONDS` after it began; again, `unturned`, at
-    `quiet.UNTURNED_SECONDS` when a stock still reads face down: nobody turned it up; and again,
+    (sent once per quiet spell, `quiet.QUIET_SECONDS` after it began; again, `lasted`, at
+    `quiet.UNTURNED_SECONDS`, `unturned` when a stock still reads face down: nobody turned it up; and again,
     `uncounted`, at `quiet.UNCOUNTED_SECONDS`: stock counts known only as a least may be taken as they stand)."""
 
     t: float
     frame: int
     unturned: bool = False
     uncounted: bool = False
+    lasted: bool = False
 
 
 Sighting = Arrival | PileTouched | StockSeen | LayoutRead | TableCleared | TableQuiet

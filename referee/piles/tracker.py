@@ -561,10 +561,10 @@ class TableTracker:
             self._foresee_quiet(frame)
         elif any(place.kind == "spit_stack" and tracker.visits for place, tracker in self.places.items()):
             return self._lull_ended(frame)  # the hands went from a lull to their spit cards
-        if self.quiet.unturned(frame.t) and self._a_stock_face_down():
-            return [TableQuiet(self.quiet.since, frame.index, unturned=True)]
+        if self.quiet.unturned(frame.t):
+            return [TableQuiet(self.quiet.since, frame.index, unturned=self._a_stock_face_down(), lasted=True)]
         if self.quiet.uncounted(frame.t):
-            return [TableQuiet(self.quiet.since, frame.index, unturned=self._a_stock_face_down(), uncounted=True)]
+            return [TableQuiet(self.quiet.since, frame.index, unturned=self._a_stock_face_down(), uncounted=True, lasted=True)]
         return []
 
     def _name_covered(self, now: float) -> list[Sighting]:

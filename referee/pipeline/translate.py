@@ -21,6 +21,7 @@ from referee.piles.owners import JOINT_SECONDS
 from referee.piles.reading import Reading
 from referee.piles.sightings import Arrival, LayoutRead, PileTouched, Sighting, StockSeen, TableCleared, TableQuiet
 from referee.pipeline.one_hand import OneHand
+from referee.pipeline.stock_doubts import StockDoubts
 from referee.rules.cards import Card, can_play_on, same_card
 from referee.rules.observations import (
     CardLanded, CardTakenBack, LayoutSeen, RoundLaidOut, Slap, SixthStock, SpitTurned, StockMoved, StockSeenEmpty,
@@ -112,6 +113,8 @@ class Translator:
         self._stock_readings: dict[tuple[str, int], Reading] = {}
         # when a card was last seen landing or a stock seen changing
         self._table_changed = 0.0
+        # the stock tops read in doubt, as told to the engine
+        self._doubts = StockDoubts()
         # the cards seen laid on the spit piles this round by a known player, (t, player, pile, card), the last few
         self._played: list[tuple[float, str, int, Card]] = []
         # hands that touched a spit pile in play and left no card there, (t, player, pile), the last few: a hand
@@ -126,11 +129,17 @@ class Translator:
             if sighting.first:
                 self._opening_frame = sighting.frame
                 self._opening_stalled = sighting.looked_stalled
-            self._stock_readings.update({(player, slot): reading for player in PLAYERS
-                                         for slot, reading in enumerate(sighting.stocks[player])})
+            read = {(player, slot): reading for player in PLAYERS for slot, reading in enumerate(sighting.stocks[player])}
         elif isinstance(sighting, StockSeen):
-            self._stock_readings[(sighting.player, sighting.slot)] = sighting.reading
+            read = {(sighting.player, sighting.slot): sighting.reading}
+        else:
+            read = {}
+        self._stock_readings.update(read)
         observations, note = self._observations(sighting, state, coming)
+        # told first (a stock top turned up in doubt holds back the stall its turning up would otherwise rule),
+        # dated as the engine's last ruling: a doubt rules nothing, and moves no stall's time on
+        told_at = sighting.t if state.t is None else min(sighting.t, state.t)
+        observations = self._doubts.seen(told_at, sighting.frame, read) + observations
         landed = [obs for obs in observations if isinstance(obs, CardLanded)]
         if landed:
             self._last_landed = max((obs.t, obs.player) for obs in landed)
@@ -193,7 +202,8 @@ class Translator:
         if isinstance(sighting, TableQuiet):
             if state.phase is GamePhase.PLAYING:
                 return [StocksSettled(sighting.t, stalled_since=min(self._table_changed, sighting.t), frame=sighting.frame,
-                                      face_down_unturned=sighting.unturned, uncounted_taken=sighting.uncounted)], None
+                                      face_down_unturned=sighting.unturned, uncounted_taken=sighting.uncounted,
+                                      doubts_taken=sighting.lasted)], None
             return [], None
         raise TypeError(f"not a sighting: {sighting!r}")
 

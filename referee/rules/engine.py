@@ -27,7 +27,7 @@ from referee.rules.deal import spit_cards, spit_piles_in_use, stock_sizes
 from referee.rules.events import Event, EventType, place_notes
 from referee.rules.observations import (
     OBSERVATION_TYPES, CardLanded, CardTakenBack, GameStopped, LayoutSeen, RoundLaidOut, SixthStock, Slap,
-    SpitTurned, StockMoved, StockSeenEmpty, StockSeenFaceDown, StocksSettled, StockTurnedUp, TwoCardsMoved, TwoHandsUsed, describe,
+    SpitTurned, StockInDoubt, StockMoved, StockSeenEmpty, StockSeenFaceDown, StocksSettled, StockTurnedUp, TwoCardsMoved, TwoHandsUsed, describe,
 )
 from referee.rules.plays import PlayRules
 from referee.rules.round_end import RoundFacts, settle, stopped_winner
@@ -62,6 +62,8 @@ class RulesEngine(PlayRules):
         #: when the round ended and how far off that time may be (s), for a card landing at the same moment
         self._round_over_at: tuple[float, float] | None = None
         self._winner: str | None = None
+        #: stock tops read in doubt (camera_tolerant): (player, slot) -> (the card read, the ranks it may be)
+        self._doubts: dict[tuple[str, int], tuple[Card, frozenset[str]]] = {}
         #: doubts found while ruling one observation (camera_tolerant), sent as notices before its rulings
         self._notes: list[str] = []
         self._handlers: dict[type, Callable[[Any], list[Event]]] = {
@@ -73,6 +75,7 @@ class RulesEngine(PlayRules):
             StockMoved: self._stock_moved,
             StockSeenEmpty: self._stock_seen_empty,
             StockSeenFaceDown: self._stock_seen_face_down,
+            StockInDoubt: self._stock_in_doubt,
             StocksSettled: self._stocks_settled,
             CardTakenBack: self._card_taken_back,
             Slap: self._slap,
@@ -151,9 +154,9 @@ class RulesEngine(PlayRules):
             self._t = t
             self._events.extend(events)
             return events
-        if events or not isinstance(observation, StocksSettled):
+        if events or not isinstance(observation, (StocksSettled, StockInDoubt)):
             # a lull that rules nothing leaves the clock where play left it: a stall a longer lull shows is
-            # dated when play stopped (`_stall_event`), not when the first lull began
+            # dated when play stopped (`_stall_event`), not when the first lull began; nor does a doubt move it
             self._t = observation.t
         self._events.extend(events)
         return events

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field, fields
 from typing import Mapping, Sequence, Union
 
 from referee.errors import CardNotationError, ObservationError
-from referee.rules.cards import Card
+from referee.rules.cards import RANKS, Card
 
 PLAYERS = ("A", "B")
 STOCK_SLOTS = 5
@@ -304,6 +304,25 @@ class StockSeenFaceDown(_StockSlot):
 
 
 @dataclass(frozen=True)
+class StockInDoubt(_StockSlot):
+    """A stock top was read as `card`, but in doubt (a camera's observation): it may be a card of a rank in
+    `could_be` (empty: no longer in doubt). While a card it may be could be played, no stall is ruled from
+    that stock top until the table has been left alone a while (`StocksSettled.doubts_taken`) or the players
+    spit. Applies while the stock's top is `card`."""
+
+    card: Card | str
+    could_be: frozenset[str] = frozenset()
+
+    def __post_init__(self) -> None:
+        super().__post_init__()
+        self._set("card", self._card(self.card))
+        ranks = self.could_be
+        if not isinstance(ranks, (set, frozenset, tuple, list)) or not all(isinstance(rank, str) and rank in RANKS for rank in ranks):
+            self._fail(f"could_be must be a set of ranks ({', '.join(RANKS)}), got {ranks!r}")
+        self._set("could_be", frozenset(ranks))
+
+
+@dataclass(frozen=True)
 class StocksSettled(_Observation):
     """Nobody has touched a stock for a while (a camera's observation): players who could still move a
     card into an empty slot would have done so, so stock counts not known are taken as they stand (only
@@ -311,11 +330,14 @@ class StocksSettled(_Observation):
     card to move into an empty slot). `stalled_since`: when the table last changed before (the last card
     laid or stock card turned up): a stall the settled stocks show came then. `face_down_unturned`: a stock
     top seen face down has stayed so through the lull, though turning it up is always a move: it is a
-    face-up card the camera cannot read, and no longer holds a stall back."""
+    face-up card the camera cannot read, and no longer holds a stall back. `doubts_taken`: the lull has
+    lasted long enough that stock tops read in doubt (`StockInDoubt`) are taken as read: a player who held a
+    card that could be played would have played it."""
 
     stalled_since: float | None = None
     face_down_unturned: bool = False
     uncounted_taken: bool = True
+    doubts_taken: bool = False
 
     def __post_init__(self) -> None:
         super().__post_init__()
@@ -381,12 +403,12 @@ class GameStopped(_Observation):
 
 Observation = Union[
     RoundLaidOut, LayoutSeen, SpitTurned, CardLanded, StockTurnedUp, StockMoved, StockSeenEmpty, StockSeenFaceDown,
-    StocksSettled, CardTakenBack, Slap, SixthStock, TwoCardsMoved, TwoHandsUsed, GameStopped,
+    StockInDoubt, StocksSettled, CardTakenBack, Slap, SixthStock, TwoCardsMoved, TwoHandsUsed, GameStopped,
 ]
 OBSERVATION_TYPES: tuple[type, ...] = Observation.__args__  # type: ignore[attr-defined]
 
 __all__ = [
     "Observation", "OBSERVATION_TYPES", "RoundLaidOut", "LayoutSeen", "SpitTurned", "CardLanded",
-    "StockTurnedUp", "StockMoved", "StockSeenEmpty", "StockSeenFaceDown", "StocksSettled", "CardTakenBack", "Slap", "SixthStock", "TwoCardsMoved", "TwoHandsUsed",
+    "StockTurnedUp", "StockMoved", "StockSeenEmpty", "StockSeenFaceDown", "StockInDoubt", "StocksSettled", "CardTakenBack", "Slap", "SixthStock", "TwoCardsMoved", "TwoHandsUsed",
     "GameStopped", "describe", "PLAYERS", "STOCK_SLOTS", "SIXTH_SLOT",
 ]

@@ -9,10 +9,11 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from referee.errors import ObservationError
-from referee.rules.cards import Card, can_play_on, same_card
+from referee.rules.cards import NEIGHBOURS, Card, can_play_on, rank_index, same_card
 from referee.rules.events import Event, EventType
 from referee.rules.observations import (
-    CardLanded, CardTakenBack, SpitTurned, StockMoved, StockSeenEmpty, StockSeenFaceDown, StocksSettled, StockTurnedUp, describe,
+    CardLanded, CardTakenBack, SpitTurned, StockInDoubt, StockMoved, StockSeenEmpty, StockSeenFaceDown, StocksSettled, StockTurnedUp,
+    describe,
 )
 from referee.rules.state import PLAYERS, GamePhase, Landing, Stock, any_play
 
@@ -292,7 +293,29 @@ class PlayRules:
         moved it), and the stall is checked again."""
         if self._phase not in _IN_ROUND:
             return []
-        return self._check_stall(obs, as_counted=obs.uncounted_taken, face_down_unturned=obs.face_down_unturned)
+        return self._check_stall(obs, as_counted=obs.uncounted_taken, face_down_unturned=obs.face_down_unturned,
+                                 doubts_taken=obs.doubts_taken)
+
+    def _stock_in_doubt(self: "RulesEngine", obs: StockInDoubt) -> list[Event]:
+        """A stock top read in doubt (or, `could_be` empty, no longer): kept to hold a stall back (`_doubted`)."""
+        if obs.could_be:
+            self._doubts[(obs.player, obs.stock)] = (obs.card, obs.could_be)
+        else:
+            self._doubts.pop((obs.player, obs.stock), None)
+        return []
+
+    def _doubted(self: "RulesEngine", tops: list[Card]) -> list[str]:
+        """The stock tops read in doubt whose reading says they may be a card that could be played on
+        `tops` ("A0 JC, maybe Q"), where the stock still shows the card read."""
+        wanted: set[str] = set()
+        for top in tops:
+            wanted |= NEIGHBOURS[top.rank]
+        doubted = []
+        for (player, slot), (card, could_be) in sorted(self._doubts.items()):
+            stocks = self._players[player].stocks
+            if slot < len(stocks) and stocks[slot].top == card and could_be & wanted:
+                doubted.append(f"{player}{slot} {card}, maybe {' or '.join(sorted(could_be & wanted, key=rank_index))}")
+        return doubted
 
     def _stock_seen_face_down(self: "RulesEngine", obs: StockSeenFaceDown) -> list[Event]:
         """The camera sees a face-down card on a slot the engine counted empty (a clip that began mid-game
@@ -375,16 +398,23 @@ class PlayRules:
 
     # ---- the stall --------------------------------------------------------------------------------
 
-    def _check_stall(self: "RulesEngine", obs: Any, *, as_counted: bool = False, face_down_unturned: bool = False) -> list[Event]:
+    def _check_stall(self: "RulesEngine", obs: Any, *, as_counted: bool = False, face_down_unturned: bool = False,
+                     doubts_taken: bool = False) -> list[Event]:
         """Called after every change: a stall is ruled once, at the moment no stock card can move.
         `as_counted`: stock counts that are only a least are taken as they stand (the stocks were left alone);
-        `face_down_unturned`: face-down tops nobody turned up through a lull hold no stall back (camera only)."""
+        `face_down_unturned`: face-down tops nobody turned up through a lull hold no stall back (camera only);
+        `doubts_taken`: stock tops read in doubt are taken as read (a long lull); until then one that may be a
+        card that could be played holds the stall back (camera only): a misread stock top would call a stall
+        the players are not in, and the board would say so."""
         if self._phase is not GamePhase.PLAYING or self._spits_due:
             return []
         if any(pile.top_unknown for pile in self._piles[: self._in_use]):
             return []  # [engine reading] a pile with an unknown top may take any card: no stall is ruled
         tops = [pile.top for pile in self._piles[: self._in_use] if pile.top is not None]
         if any_play(self._players, tops):
+            return []
+        doubted = self._doubted(tops) if self.config.camera_tolerant else []
+        if doubted and not doubts_taken:
             return []
         unturned_ignored = face_down_unturned and self.config.camera_tolerant
         if self.config.stall_waits_for_stock_moves and any(
@@ -396,6 +426,9 @@ class PlayRules:
             self._notes.append(f"stock{'s' if len(unturned) > 1 else ''} {', '.join(unturned)} seen face down and not turned up "
                                f"through the lull: taken for {'face-up cards' if len(unturned) > 1 else 'a face-up card'} "
                                "the camera cannot read")
+        if doubted:
+            self._notes.append(f"stock top{'s' if len(doubted) > 1 else ''} read in doubt ({'; '.join(doubted)}) taken as "
+                               "read: nobody played through the lull")
         spitters = {player for player in PLAYERS if self._players[player].spit_count > 0}
         if self._in_use == 2 and not self.config.lone_respit and len(spitters) < 2:
             spitters = set()

@@ -190,6 +190,8 @@ def test_the_table_is_said_quiet_once_hands_have_left_the_stocks_and_piles_for_a
     # and once more, later still: stock counts known only as a least may be taken as they stand
     uncounted = [s for s in sightings if isinstance(s, TableQuiet) and s.uncounted]
     assert [(s.t, s.unturned) for s in uncounted] == [(after.t, True)] and uncounted[0].frame / FPS >= after.t + UNCOUNTED_SECONDS
+    # the spell said to have lasted from UNTURNED_SECONDS on (stock tops read in doubt are then taken as read)
+    assert not after.lasted and unturned[0].lasted and uncounted[0].lasted
     arrival = next(s for s in sightings if isinstance(s, Arrival))
     assert sightings.index(arrival) < sightings.index(after)
 

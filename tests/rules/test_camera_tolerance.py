@@ -12,7 +12,7 @@ from referee.rules.cards import Card
 from referee.rules.config import RulesConfig
 from referee.rules.engine import RulesEngine
 from referee.rules.observations import (
-    CardLanded, CardTakenBack, LayoutSeen, RoundLaidOut, Slap, SpitTurned, StockSeenEmpty, StockSeenFaceDown,
+    CardLanded, CardTakenBack, LayoutSeen, RoundLaidOut, Slap, SpitTurned, StockInDoubt, StockSeenEmpty, StockSeenFaceDown,
     StocksSettled, StockTurnedUp,
 )
 from referee.rules.state import GamePhase
@@ -383,6 +383,54 @@ def test_a_stall_left_by_a_card_turned_up_is_dated_when_it_was_turned(since, sta
     assert not kinds(engine.events[1:])  # waiting for A's face-down card
     events = engine.observe(StockTurnedUp(2.0, "A", 4, "KH", stalled_since=since))
     assert kinds(events) == ["stall"] and events[0].t == stall_at
+
+
+
+# ---- stock tops read in doubt --------------------------------------------------------------------------
+
+
+def _turned_up_in_doubt(could_be, config=CAMERA, doubted="KH"):
+    """Nothing on the stocks goes on a 7; A's last face-down top is turned up and read KH, in doubt (`doubted`:
+    the card the doubt is about) as to the ranks `could_be`. The engine and what the turning up ruled."""
+    engine = table(a="2H 5S 9D JC #", b="3C 4D 10S QS AH", piles="7C 7D", config=config)
+    assert engine.observe(StockInDoubt(1.9, "A", 4, doubted, could_be=frozenset(could_be))) == []
+    return engine, engine.observe(StockTurnedUp(2.0, "A", 4, "KH", stalled_since=1.6))
+
+
+def test_a_stock_top_read_in_doubt_that_may_be_a_card_that_plays_holds_the_stall_back_until_a_long_lull():
+    engine, events = _turned_up_in_doubt({"8", "Q"})  # an 8 would go on a 7
+    assert kinds(events) == [] and engine.state.phase is GamePhase.PLAYING
+    assert kinds(engine.observe(StocksSettled(2.4, stalled_since=2.0))) == []  # a short lull: still held back
+    events = engine.observe(StocksSettled(2.8, stalled_since=2.0, doubts_taken=True))
+    assert kinds(events) == ["stall", "notice"] and of_type(events, "stall")[0].t == 2.0  # dated when play stopped
+    assert "stock top read in doubt (A4 KH, maybe 8) taken as read" in notices(events)
+    assert engine.state.phase is GamePhase.STALLED
+
+
+def test_a_spit_rules_the_stall_a_doubt_held_back():
+    engine, _ = _turned_up_in_doubt({"8"})
+    events = engine.observe(SpitTurned(2.9, "A", 0, "7S", stalled_since=2.0))
+    assert kinds(events) == ["stall", "notice", "spit"] and of_type(events, "stall")[0].t == 2.0
+
+
+@pytest.mark.parametrize("could_be, doubted", [({"Q", "J"}, "KH"), ({"8"}, "KS")], ids=["no_rank_plays", "another_card"])
+def test_a_doubt_of_no_rank_that_plays_or_about_another_card_holds_nothing_back(could_be, doubted):
+    _, events = _turned_up_in_doubt(could_be, doubted=doubted)
+    assert kinds(events) == ["stall"] and events[0].t == 1.6
+
+
+def test_a_doubt_cleared_holds_nothing_back_and_a_strict_engine_takes_no_doubts():
+    engine, _ = _turned_up_in_doubt({"8"})
+    assert engine.observe(StockInDoubt(2.0, "A", 4, "KH")) == []  # read again surely
+    assert kinds(engine.observe(StocksSettled(2.4, stalled_since=2.0))) == ["stall"]
+    _, events = _turned_up_in_doubt({"8"}, config=RulesConfig())
+    assert kinds(events) == ["stall"]
+
+
+@pytest.mark.parametrize("could_be", ["8", {"8", "X"}, None])
+def test_what_a_stock_top_in_doubt_could_be_is_checked(could_be):
+    with pytest.raises(ObservationError, match="could_be must be a set of ranks"):
+        StockInDoubt(1.0, "A", 4, "KH", could_be=could_be)
 
 
 def test_a_card_lifted_from_under_the_next_one_is_a_take_back_for_the_camera_and_impossible_otherwise():

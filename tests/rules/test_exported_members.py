@@ -16,7 +16,7 @@ def test_the_rules_package_states_its_public_api():
 def test_every_observation_type_is_exported_and_accepted_by_the_engine():
     names = {cls.__name__ for cls in observations.OBSERVATION_TYPES}
     assert names == {
-        "RoundLaidOut", "LayoutSeen", "SpitTurned", "CardLanded", "StockTurnedUp", "StockMoved", "StockSeenEmpty", "StockSeenFaceDown", "StocksSettled", "CardTakenBack",
+        "RoundLaidOut", "LayoutSeen", "SpitTurned", "CardLanded", "StockTurnedUp", "StockMoved", "StockSeenEmpty", "StockSeenFaceDown", "StockInDoubt", "StocksSettled", "CardTakenBack",
         "Slap", "SixthStock", "TwoCardsMoved", "TwoHandsUsed", "GameStopped",
     }
     assert names <= set(observations.__all__)

@@ -280,7 +280,9 @@ class RulesEngine(PlayRules):
             self._notes.append(f"{obs.stocks_out} had no stock cards left as the table was first seen: the round was "
                                "over already, and the slaps are still to come")
             return [start] + self._round_over(obs, "stock_out", obs.stocks_out)
-        stalled = self._check_stall(obs)
+        # a stock top read in doubt is taken as read here: a first view has no lull to wait for, and a table that
+        # looks stalled as the video opens is taken for one whose stall came before it (below)
+        stalled = self._check_stall(obs, doubts_taken=True)
         if self.config.camera_tolerant and any(event.type is EventType.STALL for event in stalled):
             # a camera's first view of a table stalled already (a clip that opens while the players wait to
             # re-spit): the stall came before the video did, and is not called now; the spits are due

@@ -109,6 +109,7 @@ class Translator:
         # the frame the opening layout was read in: a card seen landing before it had left its stock by then
         self._opening_frame: int | None = None
         self._opening_stalled = False  # ... on a table that looked stalled: a card laid then that fits no top is a spit
+        self._opening_spit: tuple[float, str, int] | None = None  # (t, player, pile) of a spit ruled as such a card
         # the latest reading of each stock slot, with its doubts, (player, slot) -> Reading
         self._stock_readings: dict[tuple[str, int], Reading] = {}
         # when a card was last seen landing or a stock seen changing
@@ -450,9 +451,11 @@ class Translator:
                         f"stock top is a {card}: taken for the card on top read again with another suit, not a new play")
         spits_due = state.phase in (GamePhase.LAID_OUT, GamePhase.STALLED)
         if (self._before_opening(sighting) and self._opening_stalled and sighting.player is not None
-                and (top is None or not can_play_on(card, top))):
+                and (top is None or not can_play_on(card, top) or self._other_half_of_the_spits(sighting))):
             # the clip opened on the spits after a stall (called before it began): a card laid then that
-            # fits no top is a spit (one that fits is a play: a card held as the clip began)
+            # fits no top is a spit (one that fits is a play: a card held as the clip began, unless the other
+            # player had just spat on the other pile, the two laid together)
+            self._opening_spit = (sighting.t, sighting.player, sighting.pile)
             return [replace(self._spit(sighting, sighting.player, card, state), stalled_since=None,
                             stalled_before_layout=True)], None
         if self._before_opening(sighting) and not spits_due:
@@ -543,6 +546,16 @@ class Translator:
         # not a stock top of anyone (a misread card, or a missed stall): still the engine's to rule, so the
         # play that visibly happened is not lost
         return [CardLanded(sighting.t, sighting.player, sighting.pile, card, frame=sighting.frame, error=sighting.error)], None
+
+    def _other_half_of_the_spits(self, sighting: Arrival) -> bool:
+        """A card laid together with the other player's, who spat on the other pile as the clip opened on the
+        spits (within JOINT_SECONDS before it): this player's spit, though it fits the top it covers (racing
+        seed 129's clip from 27.15 s: B spat `AH` and A `3S` on the `2H` 0.14 s later, ruled a play of A's last
+        stock card, the round over, and A's `2D` laid a second later a slap)."""
+        if not sighting.together or self._opening_spit is None:
+            return False
+        t, player, pile = self._opening_spit
+        return player != sighting.player and pile != sighting.pile and 0.0 <= sighting.t - t <= JOINT_SECONDS
 
     def _before_opening(self, sighting: Arrival) -> bool:
         """The card touched its pile before the opening layout was read."""

@@ -117,6 +117,22 @@ def test_a_card_laid_as_a_clip_opens_that_fits_its_top_is_a_play_on_a_table_that
     assert plays(events) == [("A", 0, "5D", "4C", True)]
 
 
+
+@pytest.mark.parametrize("together, gap, expected", [
+    (True, 0.14, [("spit", "B", "AH"), ("spit", "A", "3S")]),   # the other half of the spits
+    (False, 0.14, [("spit", "B", "AH"), ("play", "A", "3S")]),  # laid alone: a card held as the clip began
+    (True, 0.5, [("spit", "B", "AH"), ("play", "A", "3S")]),    # too long after the other spit to be laid with it
+])
+def test_a_card_that_fits_laid_together_with_the_other_players_spit_as_a_clip_opens_is_a_spit_too(together, gap, expected):
+    # racing seed 129's clip from 27.15 s: the clip opens on the spits, B's AH on pile 0, then A's 3S on the 2H
+    rows = dict(a="-  -  -  -  -", b="-  QH -  -  -")
+    sightings = [LayoutRead(0.01, 30, stocks(**rows), (card("7C"), card("2H")), first=True, looked_stalled=True),
+                 Arrival(0.02, 1, 0, "B", Card.parse("AH"), 0.01, 0.9, together=True),
+                 Arrival(0.02 + gap, 5, 1, "A", Card.parse("3S"), 0.01, 0.9, together=together)]
+    events, _, _ = referee(sightings)
+    assert [(kind, e["player"], str(e["card"])) for kind, e in events if kind in ("spit", "play")] == expected
+
+
 def test_a_misread_layout_does_not_lose_the_plays_after_it():
     # the layout reads 2H twice (one of them misread) and pile 1 reads 5S, also shown on a stock
     sightings = [

@@ -509,7 +509,7 @@ class Translator:
                 f"both players laid a card at once at t={sighting.t:.3f}s after {LULL_SECONDS:g} s with none laid, and "
                 f"no stock was seen losing {card}: taken for the spits after a stall, not plays")
         if (not owners and sighting.together and sighting.player is not None and state.phase is GamePhase.PLAYING
-                and state.players[sighting.player].spit_count > 0):
+                and state.players[sighting.player].spit_count > 0 and not self._laid_with_a_stock_top(sighting, state, coming)):
             # both players laid a card from their hands at once, neither a stock top: a re-spit after a stall
             # the referee did not see (the engine, camera-tolerant, rules the stall it implies)
             return [self._spit(sighting, sighting.player, card, state)], None
@@ -546,6 +546,16 @@ class Translator:
         # not a stock top of anyone (a misread card, or a missed stall): still the engine's to rule, so the
         # play that visibly happened is not lost
         return [CardLanded(sighting.t, sighting.player, sighting.pile, card, frame=sighting.frame, error=sighting.error)], None
+
+    def _laid_with_a_stock_top(self, sighting: Arrival, state: EngineState, coming: Sequence[Sighting]) -> bool:
+        """The other player's card laid together with this one (on the other pile, within JOINT_SECONDS after
+        it) is one of that player's stock tops: the two were plays made at once, not the spits after a stall,
+        whatever this card was (racing seed 130's clip from 19.27 s: A's `QC`, its stock unread, and B's last
+        stock card `2H` laid 7 ms apart were ruled spits after a stall, and the round's end lost)."""
+        return any(isinstance(seen, Arrival) and seen.together and seen.pile != sighting.pile and seen.card is not None
+                   and seen.player not in (None, sighting.player) and 0.0 <= seen.t - sighting.t <= JOINT_SECONDS
+                   and any(stock.top is not None and same_card(stock.top, seen.card) for stock in state.players[seen.player].stocks)
+                   for seen in coming)
 
     def _other_half_of_the_spits(self, sighting: Arrival) -> bool:
         """A card laid together with the other player's, who spat on the other pile as the clip opened on the

@@ -387,6 +387,20 @@ def test_two_cards_laid_together_from_the_hands_are_a_re_spit_after_a_stall_the_
     assert not [e for kind, e in events if kind == "violation"]
 
 
+
+def test_a_card_of_no_known_stock_laid_together_with_the_other_players_stock_top_is_a_play_not_a_spit():
+    # racing seed 130's clip from 19.27 s: A's queen, on a stock the clip's layout could not read, and B's last
+    # stock card 2H laid at once: two plays, B's ending the round, not the spits after a stall
+    rows = dict(a="-  -  5S -  -", b="-  -  -  -  2H")
+    sightings = [LayoutRead(0.2, 14, stocks(**rows), (card("JD"), card("AD")), first=True),
+                 Arrival(0.55, 33, 0, "A", Card.parse("QC"), 0.01, 0.9, together=True),
+                 Arrival(0.56, 34, 1, "B", Card.parse("2H"), 0.01, 0.9, together=True)]
+    events, _, engine = referee(sightings, ahead=True)
+    assert plays(events) == [("A", 0, "QC", "JD", True), ("B", 1, "2H", "AD", True)]
+    assert not [kind for kind, _ in events if kind in ("stall", "spit")]
+    assert engine.state.phase is GamePhase.ROUND_OVER
+
+
 def test_the_top_card_seen_landing_again_is_no_new_play():
     sightings = [layout_read((card("8H"), card("KC"))), arrival(1.0, 0, "A", "9D"), arrival(1.1, 0, "B", "9D")]
     events, _, _ = referee(sightings)

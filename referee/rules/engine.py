@@ -62,6 +62,7 @@ class RulesEngine(PlayRules):
         #: when the round ended and how far off that time may be (s), for a card landing at the same moment
         self._round_over_at: tuple[float, float] | None = None
         self._winner: str | None = None
+        self._first_seen_at: float | None = None  # see `_start_round`
         #: stock tops read in doubt (camera_tolerant): (player, slot) -> (the card read, the ranks it may be)
         self._doubts: dict[tuple[str, int], tuple[Card, frozenset[str]]] = {}
         #: doubts found while ruling one observation (camera_tolerant), sent as notices before its rulings
@@ -319,6 +320,8 @@ class RulesEngine(PlayRules):
         self._seen = {card for player in PLAYERS for card in self._players[player].visible_tops() if card.suit}
         self._slaps, self._slap_errors = {}, {}
         self._reason = self._ender = None
+        #: when the round was taken up from a first view of the table (`LayoutSeen`), else None
+        self._first_seen_at = obs.t if isinstance(obs, LayoutSeen) else None
 
     # ---- the end of a round and of the game --------------------------------------------------------
 

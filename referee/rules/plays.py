@@ -55,12 +55,20 @@ class PlayRules:
                 and obs.pile < self._in_use:
             # a camera misses cards: a spit in open play says more surely that play had stalled than that the
             # engine's picture of the stocks was right
-            stall = self._stall_event(obs)
-            self._notes.append(f"{obs.player} spat while the engine saw a play left; the stall it implies is ruled now"
-                               + (f", from t={stall.t:.3f}s when the table last changed" if stall.t < obs.t else ""))
             self._phase = GamePhase.STALLED
             self._spits_due = {player for player in PLAYERS if self._players[player].spit_count > 0}
-            events.append(stall)
+            if self._stalled_as_first_seen(obs):
+                # nothing changed on the table since the video's first view of it: it was stalled then, and the
+                # stall came before the video began (a clip that opens as the players wait to re-spit, a stock
+                # top misread as one that could be played): not called, as for a table first seen stalled
+                self._notes.append(f"{obs.player} spat while the engine saw a play left, and nothing had changed since the "
+                                   "table was first seen: it was stalled then, the stall came before the video began, "
+                                   "and is not called")
+            else:
+                stall = self._stall_event(obs)
+                self._notes.append(f"{obs.player} spat while the engine saw a play left; the stall it implies is ruled now"
+                                   + (f", from t={stall.t:.3f}s when the table last changed" if stall.t < obs.t else ""))
+                events.append(stall)
         if obs.player not in self._spits_due:
             events.append(self._event(EventType.VIOLATION, obs, player=obs.player, kind="spit_without_stall"))
         table.spit_count -= 1
@@ -437,6 +445,12 @@ class PlayRules:
         self._phase = GamePhase.STALLED
         self._spits_due = spitters
         return [self._stall_event(obs)]
+
+    def _stalled_as_first_seen(self: "RulesEngine", obs: Any) -> bool:
+        """A spit in open play says the table was stalled when it last changed (`stalled_since`): no later than
+        the round's first view of the table (a round taken up mid-game), the table was stalled as first seen."""
+        since = getattr(obs, "stalled_since", None)
+        return self._first_seen_at is not None and since is not None and since <= self._first_seen_at
 
     def _stall_event(self: "RulesEngine", obs: Any) -> Event:
         """The stall, dated at `obs.stalled_since` where the observation says when play stopped (when the

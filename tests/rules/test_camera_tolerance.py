@@ -371,6 +371,17 @@ def test_a_spit_in_open_play_dates_the_stall_it_implies_when_the_table_last_chan
     assert engine.state.phase is GamePhase.STALLED
 
 
+def test_a_spit_in_open_play_with_nothing_changed_since_the_table_was_first_seen_calls_no_stall():
+    """A clip that opens as the players wait to re-spit, a stock top misread as one that could be played (racing
+    seed 125's clip from 30.14 s): the spit says the table was stalled when it last changed, which was before
+    the video's first view of it; the stall came before the video began and is not called."""
+    engine = table(config=CAMERA)  # the 8H on pile 1 takes A's 9D: play is open, as far as the engine knows
+    events = engine.observe(SpitTurned(0.6, "A", 0, "7S", stalled_since=0.0))
+    assert kinds(events) == ["notice", "spit"] and "the stall came before the video began" in notices(events)
+    assert engine.state.phase is GamePhase.STALLED and engine.state.spits_due == frozenset({"B"})
+    assert kinds(engine.observe(SpitTurned(0.65, "B", 1, "5H"))) == ["spit"]
+
+
 @pytest.mark.parametrize("make", [lambda: SpitTurned(3.0, "A", 0, "7S", stalled_since=3.5),
                                   lambda: StocksSettled(3.0, stalled_since=3.5),
                                   lambda: StocksSettled(3.0, stalled_since=float("nan")),

@@ -444,11 +444,18 @@ class PlayRules:
             return self._round_over(obs, "no_play", None)
         self._phase = GamePhase.STALLED
         self._spits_due = spitters
+        if self.config.camera_tolerant and self._stalled_as_first_seen(obs):
+            # the table has not changed since the video's first view of it, which the stocks as then read did
+            # not show stalled (stock counts known only as a least): it was stalled then all the same
+            self._notes.append("the table has not changed since it was first seen: it was stalled then, the stall came "
+                               "before the video began, and is not called; the spits are due")
+            return []
         return [self._stall_event(obs)]
 
     def _stalled_as_first_seen(self: "RulesEngine", obs: Any) -> bool:
-        """A spit in open play says the table was stalled when it last changed (`stalled_since`): no later than
-        the round's first view of the table (a round taken up mid-game), the table was stalled as first seen."""
+        """A stall dated when the table last changed (`stalled_since`: the stocks settled, or a spit in open play)
+        no later than the round's first view of the table (a round taken up mid-game): the table was stalled as
+        first seen, and the stall came before the video began."""
         since = getattr(obs, "stalled_since", None)
         return self._first_seen_at is not None and since is not None and since <= self._first_seen_at
 

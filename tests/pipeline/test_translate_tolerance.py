@@ -870,12 +870,17 @@ def test_after_the_round_s_end_a_card_none_of_the_players_stock_tops_is_the_top_
 @pytest.mark.parametrize("unturned, stalled", [(False, False), (True, True)])
 def test_a_stock_read_face_down_that_nobody_turns_up_through_a_long_lull_holds_no_stall_back(unturned, stalled):
     # A's third stock reads face down from the layout on (a face-up card the reader cannot name): players
-    # turn a face-down top up at once, so a lull that goes on without it calls the stall
+    # turn a face-down top up at once, so a lull that goes on without it shows the table stalled; nothing has
+    # changed since the clip's first view of it, so it was stalled then, and the stall (before the video) is not
+    # called: the spits are due
     opening = layout_read((card("9H"), card("4D")), a="KS JS # 6S 2C", b="AD JH 7D 6C KC")
     sightings = [opening, TableQuiet(0.5, 27)] + ([TableQuiet(0.5, 39, unturned=True)] if unturned else [])
-    events, _, _ = referee(sightings)
-    assert ("stall" in [kind for kind, _ in events]) is stalled
-    assert any("A2 seen face down and not turned up" in e["message"] for kind, e in events if kind == "notice") is stalled
+    events, _, engine = referee(sightings)
+    notes = [e["message"] for kind, e in events if kind == "notice"]
+    assert "stall" not in [kind for kind, _ in events]
+    assert (engine.state.phase is GamePhase.STALLED) is stalled and (engine.state.spits_due == {"A", "B"}) is stalled
+    assert any("A2 seen face down and not turned up" in note for note in notes) is stalled
+    assert any("the stall came before the video began" in note for note in notes) is stalled
 
 
 def test_a_hand_that_touched_both_piles_and_left_both_reading_as_before_laid_its_stock_card_on_the_far_one():

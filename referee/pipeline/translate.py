@@ -552,10 +552,9 @@ class Translator:
         it) is one of that player's stock tops: the two were plays made at once, not the spits after a stall,
         whatever this card was (racing seed 130's clip from 19.27 s: A's `QC`, its stock unread, and B's last
         stock card `2H` laid 7 ms apart were ruled spits after a stall, and the round's end lost)."""
-        return any(isinstance(seen, Arrival) and seen.together and seen.pile != sighting.pile and seen.card is not None
-                   and seen.player not in (None, sighting.player) and 0.0 <= seen.t - sighting.t <= JOINT_SECONDS
-                   and any(stock.top is not None and same_card(stock.top, seen.card) for stock in state.players[seen.player].stocks)
-                   for seen in coming)
+        partner = _laid_with(sighting, coming)
+        return partner is not None and partner.card is not None and any(
+            stock.top is not None and same_card(stock.top, partner.card) for stock in state.players[partner.player].stocks)
 
     def _other_half_of_the_spits(self, sighting: Arrival) -> bool:
         """A card laid together with the other player's, who spat on the other pile as the clip opened on the
@@ -656,8 +655,7 @@ class Translator:
         hence both cards, and the lull)."""
         if not sighting.together or sighting.player is None or state.phase is not GamePhase.PLAYING:
             return False
-        partner = next((seen for seen in coming if isinstance(seen, Arrival) and seen.together and seen.pile != sighting.pile
-                        and seen.player not in (None, sighting.player) and seen.t - sighting.t <= JOINT_SECONDS), None)
+        partner = _laid_with(sighting, coming)
         if partner is None or any(state.players[player].spit_count == 0 for player in PLAYERS):
             return False
         if any(t > sighting.t - LULL_SECONDS for t, _, _ in self._laid):
@@ -986,6 +984,13 @@ def _slap(sighting: Arrival | PileTouched) -> Slap:
         t, frame, error = rest or (sighting.t, sighting.frame, sighting.error)
         t = max(t, sighting.t)
     return Slap(t, sighting.player, sighting.pile, frame=frame, error=max(error, SLAP_ERROR_S))
+
+
+def _laid_with(sighting: Arrival, coming: Sequence[Sighting]) -> Arrival | None:
+    """The other player's card laid together with `sighting` on the other pile, within JOINT_SECONDS after it
+    (among the sightings still to come), or None."""
+    return next((seen for seen in coming if isinstance(seen, Arrival) and seen.together and seen.pile != sighting.pile
+                 and seen.player not in (None, sighting.player) and seen.t - sighting.t <= JOINT_SECONDS), None)
 
 
 def _not_on_the_table(card: Card, alternatives: Sequence[tuple[Card, float]], state: EngineState) -> Card:

@@ -281,16 +281,10 @@ class RulesEngine(PlayRules):
             self._notes.append(f"{obs.stocks_out} had no stock cards left as the table was first seen: the round was "
                                "over already, and the slaps are still to come")
             return [start] + self._round_over(obs, "stock_out", obs.stocks_out)
-        # a stock top read in doubt is taken as read here: a first view has no lull to wait for, and a table that
-        # looks stalled as the video opens is taken for one whose stall came before it (below)
-        stalled = self._check_stall(obs, doubts_taken=True)
-        if self.config.camera_tolerant and any(event.type is EventType.STALL for event in stalled):
-            # a camera's first view of a table stalled already (a clip that opens while the players wait to
-            # re-spit): the stall came before the video did, and is not called now; the spits are due
-            self._notes.append("the table was stalled as first seen: the stall came before the video began, and is not "
-                               "called; the spits are due")
-            return [start] + [event for event in stalled if event.type is not EventType.STALL]
-        return [start] + stalled
+        # a stock top read in doubt is taken as read here: a first view has no lull to wait for. A table stalled as
+        # first seen (a clip that opens while the players wait to re-spit) stalled before the video began: the
+        # stall is not called, the spits are due (`_stalled_as_first_seen`)
+        return [start] + self._check_stall(obs, doubts_taken=True)
 
     def _blind_round(self, obs: Any) -> list[Event]:
         """camera_tolerant: a card landed before any layout was seen. The round is taken up blind: stock

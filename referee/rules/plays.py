@@ -9,13 +9,13 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from referee.errors import ObservationError
-from referee.rules.cards import NEIGHBOURS, Card, can_play_on, rank_index, same_card
+from referee.rules.cards import Card, can_play_on, rank_index, same_card
 from referee.rules.events import Event, EventType
 from referee.rules.observations import (
-    CardLanded, CardTakenBack, SpitTurned, StockInDoubt, StockMoved, StockSeenEmpty, StockSeenFaceDown, StocksSettled, StockTurnedUp,
+    CardLanded, CardTakenBack, LayoutSeen, SpitTurned, StockInDoubt, StockMoved, StockSeenEmpty, StockSeenFaceDown, StocksSettled, StockTurnedUp,
     describe,
 )
-from referee.rules.state import PLAYERS, GamePhase, Landing, Stock, any_play
+from referee.rules.state import PLAYERS, GamePhase, Landing, Stock, any_play, ranks_that_play
 
 if TYPE_CHECKING:
     from referee.rules.engine import RulesEngine
@@ -315,9 +315,7 @@ class PlayRules:
     def _doubted(self: "RulesEngine", tops: list[Card]) -> list[str]:
         """The stock tops read in doubt whose reading says they may be a card that could be played on
         `tops` ("A0 JC, maybe Q"), where the stock still shows the card read."""
-        wanted: set[str] = set()
-        for top in tops:
-            wanted |= NEIGHBOURS[top.rank]
+        wanted = ranks_that_play(tops)
         doubted = []
         for (player, slot), (card, could_be) in sorted(self._doubts.items()):
             stocks = self._players[player].stocks
@@ -445,18 +443,18 @@ class PlayRules:
         self._phase = GamePhase.STALLED
         self._spits_due = spitters
         if self.config.camera_tolerant and self._stalled_as_first_seen(obs):
-            # the table has not changed since the video's first view of it, which the stocks as then read did
-            # not show stalled (stock counts known only as a least): it was stalled then all the same
-            self._notes.append("the table has not changed since it was first seen: it was stalled then, the stall came "
-                               "before the video began, and is not called; the spits are due")
+            # the table has not changed since the video's first view of it: it was stalled then (seen so at once,
+            # or once the stocks were left alone, their counts then known only as a least)
+            self._notes.append("the table was stalled as first seen: the stall came before the video began, and is not "
+                               "called; the spits are due")
             return []
         return [self._stall_event(obs)]
 
     def _stalled_as_first_seen(self: "RulesEngine", obs: Any) -> bool:
         """A stall dated when the table last changed (`stalled_since`: the stocks settled, or a spit in open play)
         no later than the round's first view of the table (a round taken up mid-game): the table was stalled as
-        first seen, and the stall came before the video began."""
-        since = getattr(obs, "stalled_since", None)
+        first seen, and the stall came before the video began. The first view itself shows it as it is."""
+        since = obs.t if isinstance(obs, LayoutSeen) else getattr(obs, "stalled_since", None)
         return self._first_seen_at is not None and since is not None and since <= self._first_seen_at
 
     def _stall_event(self: "RulesEngine", obs: Any) -> Event:

@@ -97,11 +97,14 @@ class PlayerTable:
         return (face_down and any(stock.face_down_top for stock in self.stocks)) or self.can_fill_a_slot(as_counted=as_counted)
 
 
+def ranks_that_play(pile_tops: list[Card]) -> frozenset[str]:
+    """The ranks a card may have to be played on one of the pile tops (a neighbour of one of them)."""
+    return frozenset().union(*(NEIGHBOURS[top.rank] for top in pile_tops))
+
+
 def any_play(players: Mapping[str, PlayerTable], pile_tops: list[Card]) -> bool:
     """Whether any face-up stock top of either player is adjacent to any of the pile tops."""
-    wanted = set()
-    for top in pile_tops:
-        wanted |= NEIGHBOURS[top.rank]
+    wanted = ranks_that_play(pile_tops)
     return any(stock.top is not None and stock.top.rank in wanted for player in players.values() for stock in player.stocks)
 
 
